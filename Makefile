@@ -1,0 +1,116 @@
+# cardbot — one entry point: make, make check, make bench, make clean, make deps.
+# Build outputs go to build/<variant>/ (plain, asan). Files are picked up by wildcard:
+#   core/*.c                   -> libcbcore.a (the one rules implementation)
+#   tests/test_*.c             -> one cmocka binary each, linked with tests/support/*.c
+#   bench/bench_*.c            -> one benchmark binary each
+#   host-shim/console/*.c      -> the cardbot command
+#   host-shim/*.c              -> libcardbot-shim.so
+#   plugin/NAME/*.c            -> NAME.so (plus plugin/common/*.c)
+#   tests/plugins/NAME.c       -> test plugins (fault injection)
+
+V        ?= plain
+B        := build/$(V)
+CC       ?= cc
+PKGS     := glib-2.0 json-glib-1.0 cmocka
+DEBPKGS  := libglib2.0-dev libjson-glib-dev libcmocka-dev pkg-config gcc make
+PKG_CFLAGS := $(shell pkg-config --cflags glib-2.0 json-glib-1.0 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs glib-2.0 json-glib-1.0 2>/dev/null)
+CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+
+OPT_plain := -O2 -g
+OPT_asan  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+SAN_LD_asan := -fsanitize=address,undefined
+CFLAGS   := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fPIC -Iinclude -Icore $(OPT_$(V)) $(EXTRA_CFLAGS)
+LDFLAGS  := $(SAN_LD_$(V)) -pthread
+LDLIBS   := -lm -ldl
+
+CORE_SRC := $(wildcard core/*.c)
+CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o)
+CORE_LIB := $(B)/libcbcore.a
+
+COMMON_SRC := $(wildcard plugin/common/*.c)
+COMMON_OBJ := $(COMMON_SRC:%.c=$(B)/%.o)
+
+SHIM_SRC := $(wildcard host-shim/*.c)
+SHIM_OBJ := $(SHIM_SRC:%.c=$(B)/%.o)
+SHIM_LIB := $(B)/libcardbot-shim.so
+
+CLI_SRC  := $(wildcard host-shim/console/*.c)
+CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
+CLI_BIN  := $(B)/cardbot
+
+PLUGINS  := $(notdir $(wildcard plugin/heuristic plugin/ismcts))
+PLUGIN_SO := $(PLUGINS:%=$(B)/plugins/%.so)
+TPLUG_SRC := $(wildcard tests/plugins/*.c)
+TPLUG_SO  := $(TPLUG_SRC:tests/plugins/%.c=$(B)/tests/plugins/%.so)
+
+SUPPORT_SRC := $(wildcard tests/support/*.c)
+SUPPORT_OBJ := $(SUPPORT_SRC:%.c=$(B)/%.o)
+TEST_SRC := $(wildcard tests/test_*.c)
+TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
+BENCH_SRC := $(wildcard bench/bench_*.c)
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
+
+.PHONY: all deps check check-plain check-asan test bench clean match
+all: deps-check $(CORE_LIB) $(SHIM_LIB) $(CLI_BIN) $(PLUGIN_SO)
+
+# Install missing Debian packages (apt-get, as root or through sudo when it is needed).
+deps:
+	@missing=""; for p in $(DEBPKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -q && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	else echo "deps: all present"; fi
+deps-check:
+	@pkg-config --exists $(PKGS) || $(MAKE) --no-print-directory deps
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+
+$(CORE_LIB): $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(SHIM_LIB): $(SHIM_OBJ) $(CORE_LIB)
+	$(CC) -shared -o $@ $(SHIM_OBJ) $(CORE_LIB) $(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
+
+$(CLI_BIN): $(CLI_OBJ) $(SHIM_LIB) $(CORE_LIB)
+	$(CC) -o $@ $(CLI_OBJ) -L$(B) -lcardbot-shim -Wl,-rpath,'$$ORIGIN' $(CORE_LIB) $(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
+
+.SECONDEXPANSION:
+$(B)/plugins/%.so: $$(patsubst %.c,$(B)/%.o,$$(wildcard plugin/$$*/*.c)) $(COMMON_OBJ) $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -o $@ $(filter %.o,$^) $(CORE_LIB) $(LDFLAGS) $(LDLIBS)
+
+$(B)/tests/plugins/%.so: tests/plugins/%.c $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -shared -o $@ $< $(CORE_LIB) $(LDFLAGS) $(LDLIBS)
+
+$(B)/tests/%: tests/%.c $(SUPPORT_OBJ) $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itests -o $@ $< $(SUPPORT_OBJ) $(CORE_LIB) $(LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS) $(LDLIBS)
+
+$(B)/bench/%: bench/%.c $(CORE_LIB) $(COMMON_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itests -o $@ $< $(COMMON_OBJ) $(CORE_LIB) $(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
+
+# Tests: every test binary, plain then ASan+UBSan. tests/run.sh prints the final tally.
+check: deps-check
+	$(MAKE) --no-print-directory V=plain test
+	$(MAKE) --no-print-directory V=asan test
+	@sh tests/tally.sh build/plain/tests.log build/asan/tests.log
+
+test: all $(TEST_BIN) $(TPLUG_SO)
+	@sh tests/run.sh $(B) | tee $(B)/tests.log
+
+bench: deps-check all $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+
+match: all
+	$(CLI_BIN) match --config config/pdk16.ini --games 200 --seed 1
+
+clean:
+	rm -rf build
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,259 @@
+/* cardbot match — options (in the spirit of cutechess-cli), worker threads, ordered output.
+ *
+ *   cardbot match --config FILE [--games N] [--seed S] [--concurrency K] [--duplicate]
+ *                 [--replay FILE.jsonl] [--table ID] [--quiet]
+ *
+ * Game g depends only on (seed, g): each game gets a fresh cb_table (fresh plugin instances),
+ * so neither thread scheduling nor earlier games can change it. Workers finish games in any
+ * order; the main thread prints result lines and replay lines strictly in game order. */
+#include <glib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "match.h"
+
+typedef struct run {
+    cb_shim *shim;
+    const cb_rules *rules;
+    const char *table_id;
+    uint64_t seed;
+    int games;
+    bool duplicate;
+    uint32_t budget_ms;
+    cb_match_game **slots; /* a finished game waits here until the main thread consumes it */
+    gint next;
+    int consumed;          /* games the main thread has taken (under lock) */
+    int window;            /* workers stay at most this far ahead, bounding memory */
+    GMutex lock;
+    GCond cond;
+    int failed_tables;
+    char table_err[256];
+} run;
+
+static gpointer worker(gpointer data)
+{
+    run *R = data;
+    for (;;) {
+        int g = g_atomic_int_add(&R->next, 1);
+        if (g >= R->games)
+            break;
+        g_mutex_lock(&R->lock);
+        while (g >= R->consumed + R->window)
+            g_cond_wait(&R->cond, &R->lock);
+        g_mutex_unlock(&R->lock);
+        cb_match_game *gm = g_new0(cb_match_game, 1);
+        char err[256];
+        cb_table *t = cb_table_new(R->shim, R->table_id, err, sizeof err);
+        if (!t) {
+            gm->index = g;
+            gm->error = CB_ERR_CONFIG;
+            snprintf(gm->errmsg, sizeof gm->errmsg, "%s", err);
+        } else {
+            cb_match_play_game(t, R->rules, R->seed, g, R->duplicate, R->budget_ms, gm);
+            cb_table_free(t);
+        }
+        g_mutex_lock(&R->lock);
+        R->slots[g] = gm;
+        g_cond_broadcast(&R->cond);
+        g_mutex_unlock(&R->lock);
+    }
+    return NULL;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void game_line(FILE *f, const cb_match_game *gm)
+{
+    if (gm->error) {
+        fprintf(f, "Finished game %d: error: %s\n", gm->index + 1, gm->errmsg);
+        return;
+    }
+    fprintf(f, "Finished game %d (%s, %s, %s): winner seat %d, points %+d %+d %+d", gm->index + 1,
+            gm->strategy[0], gm->strategy[1], gm->strategy[2], gm->winner, gm->delta[0], gm->delta[1],
+            gm->delta[2]);
+    if (gm->landlord >= 0)
+        fprintf(f, " {%s seat %d}", gm->bid_value ? "landlord" : "bao", gm->landlord);
+    fputc('\n', f);
+}
+
+static int read_int_setting(cb_shim *shim, const char *group, const char *key, long long *v)
+{
+    const char *s = cb_shim_get(shim, group, key);
+    if (!s)
+        return 0;
+    char *end;
+    long long x = strtoll(s, &end, 10);
+    if (end == s || *end) {
+        cb_cli_error("match", "[%s] %s: not a number: '%s'", group, key, s);
+        return -1;
+    }
+    *v = x;
+    return 1;
+}
+
+int cb_cmd_match(int argc, char **argv)
+{
+    char *config = NULL, *replay = NULL, *table_id = NULL;
+    gint64 games = -1, seed = -1;
+    gint concurrency = 1;
+    gboolean duplicate = FALSE, quiet = FALSE;
+    GOptionEntry entries[] = {
+        {"config", 'c', 0, G_OPTION_ARG_FILENAME, &config, "INI config (strategies, seats, rules)", "FILE"},
+        {"games", 'g', 0, G_OPTION_ARG_INT64, &games, "games to play (default [match] games or 100)", "N"},
+        {"seed", 's', 0, G_OPTION_ARG_INT64, &seed, "match seed (default [match] seed or 1)", "S"},
+        {"concurrency", 'j', 0, G_OPTION_ARG_INT, &concurrency, "games played at once (threads)", "K"},
+        {"duplicate", 'd', 0, G_OPTION_ARG_NONE, &duplicate, "replay each deal with hands rotated over the seats", NULL},
+        {"replay", 'r', 0, G_OPTION_ARG_FILENAME, &replay, "write every deal, bid and decision as JSON lines", "FILE"},
+        {"table", 't', 0, G_OPTION_ARG_STRING, &table_id, "seat strategies from [table.ID]", "ID"},
+        {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "no per-game lines", NULL},
+        {NULL, 0, 0, 0, NULL, NULL, NULL}};
+    GOptionContext *ctx = g_option_context_new("- play bot matches through the shim");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    int rc = cb_cli_parse("match", ctx, &argc, &argv);
+    if (rc)
+        return rc;
+    int status = 0;
+    cb_shim *shim = NULL;
+    FILE *rf = NULL;
+    run R;
+    memset(&R, 0, sizeof R);
+    if (argc > 1) {
+        cb_cli_error("match", "unexpected argument '%s'", argv[1]);
+        status = CB_CLI_EXIT_USAGE;
+        goto out;
+    }
+    if (!config) {
+        cb_cli_error("match", "missing --config FILE");
+        status = CB_CLI_EXIT_USAGE;
+        goto out;
+    }
+    char err[512];
+    shim = cb_shim_open(config, err, sizeof err);
+    if (!shim) {
+        cb_cli_error("match", "%s", err);
+        status = CB_CLI_EXIT_USAGE;
+        goto out;
+    }
+    long long v;
+    if (games < 0) {
+        games = 100;
+        if ((rc = read_int_setting(shim, "match", "games", &v)) < 0) {
+            status = CB_CLI_EXIT_USAGE;
+            goto out;
+        }
+        if (rc)
+            games = v;
+    }
+    if (seed < 0) {
+        seed = 1;
+        if ((rc = read_int_setting(shim, "match", "seed", &v)) < 0) {
+            status = CB_CLI_EXIT_USAGE;
+            goto out;
+        }
+        if (rc)
+            seed = v;
+    }
+    long long budget = 1000;
+    if (read_int_setting(shim, "shim", "budget_ms", &budget) < 0) {
+        status = CB_CLI_EXIT_USAGE;
+        goto out;
+    }
+    if (games < 1 || games > 10000000 || concurrency < 1 || concurrency > 256) {
+        cb_cli_error("match", "--games must be 1..10000000 and --concurrency 1..256");
+        status = CB_CLI_EXIT_USAGE;
+        goto out;
+    }
+    if (duplicate && games % 3)
+        games += 3 - games % 3; /* whole rotations only, so luck cancels */
+    if (replay && !(rf = fopen(replay, "w"))) {
+        cb_cli_error("match", "cannot write replay file '%s'", replay);
+        status = CB_CLI_EXIT_USAGE;
+        goto out;
+    }
+    R.shim = shim;
+    R.rules = cb_shim_rules(shim);
+    R.table_id = table_id;
+    R.seed = (uint64_t)seed;
+    R.games = (int)games;
+    R.duplicate = duplicate;
+    R.budget_ms = (uint32_t)budget;
+    R.slots = g_new0(cb_match_game *, R.games);
+    R.window = 4 * concurrency + 16;
+    cb_match_stats *stats = cb_match_stats_new(R.rules);
+    g_mutex_init(&R.lock);
+    g_cond_init(&R.cond);
+    printf("Match: %s, rules %s, %d games%s, seed %lld, concurrency %d\n", config, R.rules->preset, R.games,
+           duplicate ? " (duplicate: each deal with hands rotated over 3 seats)" : "", (long long)seed,
+           concurrency);
+    fflush(stdout);
+    double t0 = now_s();
+    GThread **th = g_new0(GThread *, concurrency);
+    for (int i = 0; i < concurrency; i++)
+        th[i] = g_thread_new("match", worker, &R);
+    bool tty = isatty(2) && quiet;
+    double last_progress = 0;
+    int errors = 0;
+    char first_err[160] = "";
+    for (int g = 0; g < R.games; g++) {
+        g_mutex_lock(&R.lock);
+        while (!R.slots[g])
+            g_cond_wait(&R.cond, &R.lock);
+        cb_match_game *gm = R.slots[g];
+        R.slots[g] = NULL;
+        R.consumed = g + 1;
+        g_cond_broadcast(&R.cond);
+        g_mutex_unlock(&R.lock);
+        if (gm->error && !errors++)
+            snprintf(first_err, sizeof first_err, "game %d: %s", g + 1, gm->errmsg);
+        cb_match_stats_add(stats, gm);
+        if (!quiet)
+            game_line(stdout, gm);
+        if (rf) {
+            char *line = cb_match_game_json(R.rules, gm);
+            fprintf(rf, "%s\n", line);
+            g_free(line);
+        }
+        if (tty && now_s() - last_progress > 0.5) {
+            last_progress = now_s();
+            fprintf(stderr, "\r%d/%d games", g + 1, R.games);
+        }
+        g_free(gm);
+    }
+    for (int i = 0; i < concurrency; i++)
+        g_thread_join(th[i]);
+    g_free(th);
+    double secs = now_s() - t0;
+    if (tty)
+        fprintf(stderr, "\r%*s\r", 30, "");
+    cb_match_stats_print(stats, stdout, secs);
+    cb_match_stats_free(stats);
+    if (errors) {
+        fprintf(stderr, "cardbot match: %d games could not be completed (first: %s)\n", errors, first_err);
+        status = 1;
+    }
+out:
+    if (rf && fclose(rf)) {
+        cb_cli_error("match", "error writing replay file '%s'", replay);
+        status = 1;
+    }
+    if (R.slots) {
+        g_free(R.slots);
+        g_mutex_clear(&R.lock);
+        g_cond_clear(&R.cond);
+    }
+    if (shim)
+        cb_shim_free(shim);
+    g_free(config);
+    g_free(replay);
+    g_free(table_id);
+    return status;
+}

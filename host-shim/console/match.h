@@ -1,0 +1,73 @@
+/* cardbot match — the reference console host: the deal, bidding and play state machines of
+ * both games and their settlement, driving every seat only through shim.h, as an external
+ * server would. Games are independent: game g is a function of (seed, g) alone, so results do
+ * not depend on --concurrency. */
+#ifndef CARDBOT_MATCH_H
+#define CARDBOT_MATCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cardbot/shim.h"
+
+#define CB_MATCH_MAX_PLAYS 256
+
+typedef struct cb_match_play {
+    int32_t seat;
+    int32_t code;        /* shim result: 0 own answer, > 0 fallback reason */
+    cb_cards cards;      /* 0 = pass */
+    cb_decision dec;     /* the explanation as returned */
+    uint64_t ns;         /* wall time of the cb_decide_play call */
+} cb_match_play;
+
+typedef struct cb_match_bid {
+    int32_t seat;
+    int32_t bid;
+    int32_t code;
+    uint64_t ns;
+    float value;
+    char explain[112];
+} cb_match_bid;
+
+typedef struct cb_match_game {
+    int index, deal, rotation, redeals;
+    uint64_t seed;
+    const char *strategy[3];   /* names, owned by the table's shim config (copied below) */
+    char strategy_buf[3][48];
+    cb_cards dealt[3];         /* hands as dealt (DDZ: before the bottom) */
+    cb_cards bottom;
+    int first_seat;            /* first bidder / first leader */
+    cb_match_bid bids[8];
+    int nbids;
+    int landlord;              /* DDZ landlord, PDK 包庄 declarer, or -1 */
+    int bid_value;             /* DDZ final bid */
+    cb_match_play plays[CB_MATCH_MAX_PLAYS];
+    int nplays;
+    int winner;
+    int delta[3];
+    int multiplier;
+    int plays_made[3];
+    int bomb_tricks[3];
+    int bombs_total;
+    int error;                 /* nonzero: the game could not be completed (shim error) */
+    char errmsg[160];
+} cb_match_game;
+
+/* Play game g of a match: deal from (seed, deal), rotate hands by rotation, run bidding and
+ * play through table, settle. */
+void cb_match_play_game(cb_table *table, const cb_rules *r, uint64_t seed, int g, bool duplicate,
+                        uint32_t budget_ms, cb_match_game *out);
+
+/* One JSON line describing the game (json-glib), newly allocated. */
+char *cb_match_game_json(const cb_rules *r, const cb_match_game *gm);
+
+/* The per-strategy summary, accumulated game by game (in game order). Printing ends it; lines
+ * that depend on timing start with "timing" so scripts can compare the rest byte for byte. */
+typedef struct cb_match_stats cb_match_stats;
+cb_match_stats *cb_match_stats_new(const cb_rules *r);
+void cb_match_stats_add(cb_match_stats *st, const cb_match_game *gm);
+void cb_match_stats_print(cb_match_stats *st, FILE *f, double seconds);
+void cb_match_stats_free(cb_match_stats *st);
+
+#endif

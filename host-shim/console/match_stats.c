@@ -1,0 +1,175 @@
+/* cardbot match — the per-strategy summary: win share and points with 95% intervals, bidding,
+ * fallbacks, decision times. Everything but the lines starting with "timing" is a function of
+ * the games alone, so the same seed prints the same summary at any concurrency. */
+#include <glib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "match.h"
+
+typedef struct agg {
+    char name[48];
+    long n, wins;
+    double pts, pts2;
+    long bid_games, bids_any, roles, role_wins; /* DDZ: bid > 0 / landlord; PDK: 包庄 */
+    long fb[CB_FB_NREASONS];
+    GArray *ns; /* uint64_t per decision */
+} agg;
+
+static bool seat_won(const cb_rules *r, const cb_match_game *g, int s)
+{
+    if (g->winner < 0)
+        return false;
+    if (r->game == CB_GAME_DDZ)
+        return (g->winner == g->landlord) == (s == g->landlord);
+    return g->winner == s;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void fmt_us(char *buf, size_t len, uint64_t ns)
+{
+    if (ns < 10000)
+        snprintf(buf, len, "%.1fus", ns / 1000.0);
+    else if (ns < 10000000)
+        snprintf(buf, len, "%.0fus", ns / 1000.0);
+    else
+        snprintf(buf, len, "%.0fms", ns / 1e6);
+}
+
+static const char *const reason_names[CB_FB_NREASONS] = {"", "illegal", "failed", "late", "no-plugin", "crashed"};
+
+struct cb_match_stats {
+    const cb_rules *r;
+    agg a[6];
+    int na;
+    long games, errors;
+};
+
+cb_match_stats *cb_match_stats_new(const cb_rules *r)
+{
+    cb_match_stats *st = g_new0(cb_match_stats, 1);
+    st->r = r;
+    return st;
+}
+
+void cb_match_stats_add(cb_match_stats *st, const cb_match_game *gm)
+{
+    const cb_rules *r = st->r;
+    agg *a = st->a;
+    st->games++;
+    if (gm->error) {
+        st->errors++;
+        return;
+    }
+    {
+        for (int s = 0; s < 3; s++) {
+            int k;
+            for (k = 0; k < st->na && strcmp(a[k].name, gm->strategy[s]); k++)
+                ;
+            if (k == st->na) {
+                if (st->na == 6)
+                    continue;
+                snprintf(a[k].name, sizeof a[k].name, "%s", gm->strategy[s]);
+                a[k].ns = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+                st->na++;
+            }
+            agg *x = &a[k];
+            x->n++;
+            x->wins += seat_won(r, gm, s);
+            x->pts += gm->delta[s];
+            x->pts2 += (double)gm->delta[s] * gm->delta[s];
+            bool bid_any = false;
+            for (int i = 0; i < gm->nbids; i++)
+                if (gm->bids[i].seat == s) {
+                    bid_any |= gm->bids[i].bid > 0;
+                    if (gm->bids[i].code > 0 && gm->bids[i].code < CB_FB_NREASONS)
+                        x->fb[gm->bids[i].code]++;
+                    g_array_append_val(x->ns, gm->bids[i].ns);
+                }
+            x->bid_games++;
+            x->bids_any += bid_any;
+            if (gm->landlord == s) {
+                x->roles++;
+                x->role_wins += seat_won(r, gm, s);
+            }
+            for (int i = 0; i < gm->nplays; i++)
+                if (gm->plays[i].seat == s) {
+                    if (gm->plays[i].code > 0 && gm->plays[i].code < CB_FB_NREASONS)
+                        x->fb[gm->plays[i].code]++;
+                    g_array_append_val(x->ns, gm->plays[i].ns);
+                }
+        }
+    }
+}
+
+void cb_match_stats_print(cb_match_stats *st, FILE *f, double seconds)
+{
+    const cb_rules *r = st->r;
+    agg *a = st->a;
+    int na = st->na;
+    long n = st->games, errors = st->errors;
+    bool ddz = r->game == CB_GAME_DDZ;
+    fprintf(f, "%-16s %7s %7s %-17s %9s %-19s %7s %7s %8s\n", "Strategy", "Games", "Win%", "95% CI",
+            "Pts/game", "95% CI", ddz ? "Bid%" : "Bao%", ddz ? "LL%" : "BaoWin%", ddz ? "LLwin%" : "");
+    for (int k = 0; k < na; k++) {
+        agg *x = &a[k];
+        double nn = (double)x->n, p = x->wins / nn, z = 1.96;
+        /* Wilson score interval: honest near 0% and 100% where the normal one is not. */
+        double den = 1 + z * z / nn, mid = (p + z * z / (2 * nn)) / den;
+        double half = z * sqrt(p * (1 - p) / nn + z * z / (4 * nn * nn)) / den;
+        double mean = x->pts / nn, var = nn > 1 ? (x->pts2 - nn * mean * mean) / (nn - 1) : 0;
+        double ph = z * sqrt(var > 0 ? var / nn : 0);
+        char ci[40], pci[40];
+        snprintf(ci, sizeof ci, "[%.1f%%, %.1f%%]", 100 * (mid - half), 100 * (mid + half));
+        snprintf(pci, sizeof pci, "[%+.2f, %+.2f]", mean - ph, mean + ph);
+        if (ddz)
+            fprintf(f, "%-16s %7ld %6.1f%% %-17s %+9.2f %-19s %6.1f%% %6.1f%% %7.1f%%\n", x->name, x->n, 100 * p, ci,
+                    mean, pci, 100.0 * x->bids_any / nn, 100.0 * x->roles / nn,
+                    x->roles ? 100.0 * x->role_wins / x->roles : 0.0);
+        else
+            fprintf(f, "%-16s %7ld %6.1f%% %-17s %+9.2f %-19s %6.1f%% %6.1f%%\n", x->name, x->n, 100 * p, ci, mean,
+                    pci, 100.0 * x->roles / nn, x->roles ? 100.0 * x->role_wins / x->roles : 0.0);
+    }
+    for (int k = 0; k < na; k++) {
+        agg *x = &a[k];
+        fprintf(f, "Fallbacks %-16s", x->name);
+        long tot = 0;
+        for (int i = 1; i < CB_FB_NREASONS; i++) {
+            fprintf(f, " %s=%ld", reason_names[i], x->fb[i]);
+            tot += x->fb[i];
+        }
+        fprintf(f, " total=%ld\n", tot);
+    }
+    if (errors)
+        fprintf(f, "Games not completed: %ld\n", errors);
+    for (int k = 0; k < na; k++) {
+        agg *x = &a[k];
+        uint64_t *v = (uint64_t *)(void *)x->ns->data;
+        size_t m = x->ns->len;
+        if (m) {
+            qsort(v, m, sizeof *v, cmp_u64);
+            char p50[16], p99[16], mx[16];
+            fmt_us(p50, sizeof p50, v[m / 2]);
+            fmt_us(p99, sizeof p99, v[(size_t)((m - 1) * 0.99)]);
+            fmt_us(mx, sizeof mx, v[m - 1]);
+            fprintf(f, "timing %-16s decisions %zu  p50 %s  p99 %s  max %s\n", x->name, m, p50, p99, mx);
+        }
+        g_array_free(x->ns, TRUE);
+        x->ns = NULL;
+    }
+    fprintf(f, "timing %ld games in %.2f s: %.1f games/s\n", n, seconds, seconds > 0 ? n / seconds : 0.0);
+}
+
+void cb_match_stats_free(cb_match_stats *st)
+{
+    for (int k = 0; k < st->na; k++)
+        if (st->a[k].ns)
+            g_array_free(st->a[k].ns, TRUE);
+    g_free(st);
+}

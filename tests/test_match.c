@@ -1,0 +1,391 @@
+/* End to end: `cardbot match` on every bundled config, fixed seeds. Every play of the replay is
+ * re-validated here with core/ by an independent re-run of the trick state machine; points sum
+ * to zero and equal a fresh settlement; healthy plugins never need a fallback; concurrency 1 and
+ * 2 give identical summaries (timing lines aside) and identical replays; config errors exit 2
+ * with a message naming file, group and key; a plugin answering illegally is replaced and
+ * counted and the match completes. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cardbot/rules.h"
+
+static const char *build_dir(void)
+{
+    const char *b = g_getenv("CB_BUILD");
+    return b ? b : "build/plain";
+}
+
+/* Run cardbot with args; returns exit status, stdout/stderr newly allocated. */
+static int run_cardbot(char **out, char **err, const char *first, ...)
+{
+    GPtrArray *av = g_ptr_array_new_with_free_func(g_free);
+    g_ptr_array_add(av, g_strdup_printf("%s/cardbot", build_dir()));
+    va_list ap;
+    va_start(ap, first);
+    for (const char *a = first; a; a = va_arg(ap, const char *))
+        g_ptr_array_add(av, g_strdup(a));
+    va_end(ap);
+    g_ptr_array_add(av, NULL);
+    int status = -1;
+    GError *e = NULL;
+    char *o = NULL, *er = NULL;
+    gboolean ok = g_spawn_sync(NULL, (char **)av->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &o, &er, &status, &e);
+    if (!ok) {
+        print_error("spawn failed: %s\n", e->message);
+        g_error_free(e);
+        g_ptr_array_free(av, TRUE);
+        return -1;
+    }
+    g_ptr_array_free(av, TRUE);
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (out)
+        *out = o;
+    else
+        g_free(o);
+    if (err)
+        *err = er;
+    else
+        g_free(er);
+    return code;
+}
+
+static char *tmp_path(const char *name)
+{
+    static const char *dir; /* one temp dir for the whole run, set once from main's thread */
+    if (!dir)
+        dir = g_dir_make_tmp("cbmatch-XXXXXX", NULL);
+    return g_build_filename(dir, name, NULL);
+}
+
+/* Strip lines starting with "timing" (the only ones allowed to differ between runs). */
+static char *without_timing(const char *s)
+{
+    GString *g = g_string_new(NULL);
+    char **lines = g_strsplit(s, "\n", -1);
+    for (char **l = lines; *l; l++)
+        if (strncmp(*l, "timing", 6) != 0)
+            g_string_append_printf(g, "%s\n", *l);
+    g_strfreev(lines);
+    return g_string_free(g, FALSE);
+}
+
+static cb_cards parse_cards(const cb_rules *r, const char *s)
+{
+    cb_cards c = 0;
+    char err[128];
+    if (cb_cards_parse(s, r->deck, &c, err, sizeof err)) {
+        print_error("replay card text '%s': %s\n", s, err);
+        fail();
+    }
+    return c;
+}
+
+typedef struct replay_totals {
+    int games, plays, fallbacks, bombs, passes, bao_or_landlord;
+} replay_totals;
+
+/* Re-validate one replay game with core/. */
+static void check_game(const cb_rules *r, JsonObject *o, replay_totals *tot)
+{
+    JsonArray *hands = json_object_get_array_member(o, "hands");
+    JsonArray *plays = json_object_get_array_member(o, "plays");
+    JsonArray *pts = json_object_get_array_member(o, "points");
+    assert_false(json_object_has_member(o, "error"));
+    cb_cards hand[3];
+    int left0 = 0;
+    for (int s = 0; s < 3; s++) {
+        hand[s] = parse_cards(r, json_array_get_string_element(hands, s));
+        assert_int_equal(cb_cards_size(hand[s]), r->hand_size);
+        left0 |= (int)(hand[s] & hand[(s + 1) % 3]) != 0;
+    }
+    assert_int_equal(left0, 0); /* no card dealt twice */
+    int landlord = (int)json_object_get_int_member(o, "landlord");
+    int first = (int)json_object_get_int_member(o, "first_seat");
+    int leader;
+    cb_ddz_result dres = {0};
+    if (r->game == CB_GAME_DDZ) {
+        cb_cards bottom = parse_cards(r, json_object_get_string_member(o, "bottom"));
+        assert_int_equal(cb_cards_size(bottom), 3);
+        assert_true(landlord >= 0 && landlord < 3);
+        hand[landlord] |= bottom;
+        leader = landlord;
+        dres.landlord = landlord;
+        dres.bid = (int)json_object_get_int_member(o, "bid_value");
+        assert_true(dres.bid >= 1 && dres.bid <= 3);
+    } else {
+        leader = first;
+        if (r->spade3_first)
+            assert_true(hand[first] & cb_card_bit(0)); /* the spade 3 holder leads */
+    }
+    if (landlord >= 0)
+        tot->bao_or_landlord++;
+    int cur = leader, passes = 0, table_seat = -1, made[3] = {0}, bombs = 0, btricks[3] = {0}, winner = -1;
+    cb_move table = {0};
+    bool have_table = false;
+    guint n = json_array_get_length(plays);
+    for (guint i = 0; i < n; i++) {
+        JsonObject *p = json_array_get_object_element(plays, i);
+        assert_int_equal(winner, -1); /* nothing after the game ended */
+        assert_int_equal((int)json_object_get_int_member(p, "seat"), cur);
+        cb_cards c = parse_cards(r, json_object_get_string_member(p, "cards"));
+        if (json_object_get_int_member(p, "code") != 0)
+            tot->fallbacks++;
+        assert_true((c & ~hand[cur]) == 0);
+        cb_ctx ctx = {.hand = cb_counts_of(hand[cur]), .table = have_table ? &table : NULL,
+                      .next_has_one = cb_cards_size(hand[(cur + 1) % 3]) == 1, .first_play = i == 0};
+        cb_move m;
+        char why[160] = "";
+        if (!cb_play_legal(r, &ctx, cb_counts_of(c), &m, why, sizeof why)) {
+            char hb[100], cbuf[100];
+            cb_cards_format(hand[cur], false, hb, sizeof hb);
+            cb_cards_format(c, false, cbuf, sizeof cbuf);
+            print_error("illegal play %u seat %d hand %s play '%s': %s\n", i, cur, hb, cbuf, why);
+            fail();
+        }
+        if (i == 0 && r->game == CB_GAME_PDK && r->spade3_first)
+            assert_true(c & cb_card_bit(0));
+        tot->plays++;
+        if (!c) {
+            tot->passes++;
+            assert_true(have_table);
+            if (++passes == 2) {
+                if (table.shape == CB_BOMB || table.shape == CB_ROCKET)
+                    btricks[table_seat]++;
+                cur = table_seat;
+                have_table = false;
+                passes = 0;
+                continue;
+            }
+        } else {
+            hand[cur] &= ~c;
+            made[cur]++;
+            if (m.shape == CB_BOMB || m.shape == CB_ROCKET) {
+                bombs++;
+                tot->bombs++;
+            }
+            table = m;
+            have_table = true;
+            table_seat = cur;
+            passes = 0;
+            if (!hand[cur]) {
+                winner = cur;
+                if (m.shape == CB_BOMB || m.shape == CB_ROCKET)
+                    btricks[cur]++;
+            }
+        }
+        cur = (cur + 1) % 3;
+    }
+    assert_true(winner >= 0);
+    assert_int_equal((int)json_object_get_int_member(o, "winner"), winner);
+    int delta[3], sum = 0;
+    if (r->game == CB_GAME_DDZ) {
+        dres.bombs = bombs;
+        dres.winner = winner;
+        dres.landlord_plays = made[landlord];
+        dres.farmer_plays = made[(landlord + 1) % 3] + made[(landlord + 2) % 3];
+        cb_ddz_settle(r, &dres, delta);
+    } else {
+        cb_pdk_result pres = {.winner = winner, .bao = landlord};
+        for (int s = 0; s < 3; s++) {
+            pres.cards_left[s] = cb_cards_size(hand[s]);
+            pres.plays[s] = made[s];
+            pres.bomb_tricks[s] = btricks[s];
+        }
+        cb_pdk_settle(r, &pres, delta);
+    }
+    for (int s = 0; s < 3; s++) {
+        int got = (int)json_array_get_int_element(pts, s);
+        assert_int_equal(got, delta[s]);
+        sum += got;
+    }
+    assert_int_equal(sum, 0);
+    tot->games++;
+}
+
+static void check_replay(const cb_rules *r, const char *path, int games, replay_totals *tot)
+{
+    char *text = NULL;
+    assert_true(g_file_get_contents(path, &text, NULL, NULL));
+    char **lines = g_strsplit(text, "\n", -1);
+    int n = 0;
+    for (char **l = lines; *l && **l; l++) {
+        JsonParser *p = json_parser_new();
+        GError *e = NULL;
+        if (!json_parser_load_from_data(p, *l, -1, &e)) {
+            print_error("replay line %d: %s\n", n + 1, e->message);
+            fail();
+        }
+        JsonObject *o = json_node_get_object(json_parser_get_root(p));
+        assert_int_equal((int)json_object_get_int_member(o, "game"), n);
+        check_game(r, o, tot);
+        g_object_unref(p);
+        n++;
+    }
+    assert_int_equal(n, games);
+    g_strfreev(lines);
+    g_free(text);
+}
+
+/* One config end to end: -j1 and -j2 must agree; every game re-validated. */
+static void match_config(const char *config, const char *preset, const char *table, int games, bool expect_no_fallback)
+{
+    cb_rules r;
+    assert_int_equal(cb_rules_preset(preset, &r), 0);
+    char *rep1 = tmp_path("r1.jsonl"), *rep2 = tmp_path("r2.jsonl");
+    char gbuf[16];
+    snprintf(gbuf, sizeof gbuf, "%d", games);
+    char *o1 = NULL, *o2 = NULL, *e1 = NULL, *e2 = NULL;
+    const char *targ = table ? "--table" : "--quiet", *tval = table ? table : "--quiet";
+    int c1 = run_cardbot(&o1, &e1, "match", "--config", config, "--games", gbuf, "--seed", "7", "--duplicate",
+                         "--concurrency", "1", "--replay", rep1, "--quiet", targ, tval, NULL);
+    int c2 = run_cardbot(&o2, &e2, "match", "--config", config, "--games", gbuf, "--seed", "7", "--duplicate",
+                         "--concurrency", "2", "--replay", rep2, "--quiet", targ, tval, NULL);
+    if (c1 || c2)
+        print_error("%s: exit %d/%d\n%s%s", config, c1, c2, e1, e2);
+    assert_int_equal(c1, 0);
+    assert_int_equal(c2, 0);
+    char *s1 = without_timing(o1), *s2 = without_timing(o2);
+    assert_string_equal(s1, s2);
+    char *t1 = NULL, *t2 = NULL;
+    assert_true(g_file_get_contents(rep1, &t1, NULL, NULL));
+    assert_true(g_file_get_contents(rep2, &t2, NULL, NULL));
+    assert_string_equal(t1, t2);
+    replay_totals tot = {0};
+    int rounded = (games + 2) / 3 * 3;
+    check_replay(&r, rep1, rounded, &tot);
+    if (expect_no_fallback) {
+        assert_int_equal(tot.fallbacks, 0);
+        assert_non_null(strstr(o1, "total=0"));
+        assert_null(strstr(s1, "illegal=1"));
+    }
+    printf("  %s%s%s: %d games, %d decisions (%d passes, %d bombs), %d with landlord/bao, %d fallbacks\n", config,
+           table ? " --table " : "", table ? table : "", tot.games, tot.plays, tot.passes, tot.bombs,
+           tot.bao_or_landlord, tot.fallbacks);
+    g_free(t1);
+    g_free(t2);
+    g_free(s1);
+    g_free(s2);
+    g_free(o1);
+    g_free(o2);
+    g_free(e1);
+    g_free(e2);
+    g_unlink(rep1);
+    g_unlink(rep2);
+    g_free(rep1);
+    g_free(rep2);
+}
+
+static void test_pdk16(void **s) { (void)s; match_config("config/pdk16.ini", "pdk16", NULL, 60, true); }
+static void test_pdk15(void **s) { (void)s; match_config("config/pdk15.ini", "pdk15", NULL, 60, true); }
+static void test_guanpai(void **s) { (void)s; match_config("config/guanpai.ini", "guanpai", NULL, 60, true); }
+static void test_ddz(void **s) { (void)s; match_config("config/ddz.ini", "ddz", NULL, 60, true); }
+static void test_levels(void **s)
+{
+    (void)s;
+    match_config("config/levels-pdk.ini", "pdk16", "2v1", 30, true);
+    match_config("config/levels-ddz.ini", "ddz", "2v1", 30, true);
+}
+
+/* Configs written to the temp dir: plugin_dir points at this build's plugins. */
+static char *write_config(const char *name, const char *body)
+{
+    char *path = tmp_path(name);
+    assert_true(g_file_set_contents(path, body, -1, NULL));
+    return path;
+}
+
+static void expect_usage_error(const char *config, const char *needle1, const char *needle2)
+{
+    char *err = NULL;
+    int code = run_cardbot(NULL, &err, "match", "--config", config, "--games", "3", "--quiet", NULL);
+    if (code != 2 || !strstr(err, needle1) || (needle2 && !strstr(err, needle2)))
+        print_error("config %s: exit %d, stderr: %s (wanted '%s' '%s')\n", config, code, err, needle1,
+                    needle2 ? needle2 : "");
+    assert_int_equal(code, 2);
+    assert_non_null(strstr(err, needle1));
+    if (needle2)
+        assert_non_null(strstr(err, needle2));
+    g_free(err);
+}
+
+static void test_config_errors(void **s)
+{
+    (void)s;
+    expect_usage_error("no/such/file.ini", "no/such/file.ini", NULL);
+    char *p = write_config("unknown_strategy.ini", "[game]\nrules = pdk16\n[strategy.h]\nplugin = heuristic\n"
+                                                   "[seats]\n0 = h\n1 = h\n2 = nosuch\n");
+    expect_usage_error(p, "[seats]", "nosuch");
+    g_free(p);
+    p = write_config("bad_rules.ini", "[game]\nrules = pdk99\n[strategy.h]\nplugin = heuristic\n[seats]\n0 = h\n1 = h\n2 = h\n");
+    expect_usage_error(p, "[game]", "rules");
+    g_free(p);
+    p = write_config("bad_param.ini", "[game]\nrules = pdk16\n[strategy.h]\nplugin = heuristic\nlevel = 9\n"
+                                      "[seats]\n0 = h\n1 = h\n2 = h\n");
+    expect_usage_error(p, "[strategy.h]", "level");
+    g_free(p);
+    p = write_config("no_plugin.ini", "[game]\nrules = pdk16\n[strategy.h]\nplugin = nosuchplugin\n"
+                                      "[seats]\n0 = h\n1 = h\n2 = h\n");
+    expect_usage_error(p, "[strategy.h]", "nosuchplugin");
+    g_free(p);
+}
+
+/* A seat that always answers illegally: every answer replaced, counted, match completes. */
+static void test_illegal_plugin(void **s)
+{
+    (void)s;
+    char *dir = g_strdup_printf("%s/tests/plugins", build_dir());
+    char *abs = g_canonicalize_filename(dir, NULL);
+    for (int fb = 0; fb < 2; fb++) {
+        char *body = g_strdup_printf("[shim]\nplugin_dir = %s\n%s[game]\nrules = %s\n"
+                                     "[strategy.bad]\nplugin = illegal\n[strategy.good]\nplugin = lowest\n"
+                                     "[seats]\n0 = bad\n1 = good\n2 = good\n",
+                                     abs, fb ? "fallback = good\n" : "", fb ? "ddz" : "pdk16");
+        char *cfg = write_config(fb ? "illegal_ddz.ini" : "illegal_pdk.ini", body);
+        char *rep = tmp_path("ill.jsonl"), *out = NULL, *err = NULL;
+        int code = run_cardbot(&out, &err, "match", "--config", cfg, "--games", "12", "--seed", "3", "--replay", rep,
+                               "--quiet", NULL);
+        if (code)
+            print_error("exit %d: %s\n", code, err);
+        assert_int_equal(code, 0);
+        cb_rules r;
+        cb_rules_preset(fb ? "ddz" : "pdk16", &r);
+        replay_totals tot = {0};
+        check_replay(&r, rep, 12, &tot);
+        assert_true(tot.fallbacks > 0); /* every bad answer was replaced ... */
+        const char *line = strstr(out, "Fallbacks bad ");
+        assert_non_null(line);
+        const char *ill = strstr(line, "illegal=");
+        assert_non_null(ill);
+        assert_true(atoi(ill + 8) > 0); /* ... and counted by reason */
+        printf("  illegal plugin (%s, fallback %s): %d fallbacks in %d decisions\n", r.preset, fb ? "good" : "none",
+               tot.fallbacks, tot.plays);
+        g_unlink(rep);
+        g_free(rep);
+        g_free(out);
+        g_free(err);
+        g_free(cfg);
+        g_free(body);
+    }
+    g_free(abs);
+    g_free(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pdk16),         cmocka_unit_test(test_pdk15),
+        cmocka_unit_test(test_guanpai),       cmocka_unit_test(test_ddz),
+        cmocka_unit_test(test_levels),        cmocka_unit_test(test_config_errors),
+        cmocka_unit_test(test_illegal_plugin),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

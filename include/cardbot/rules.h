@@ -104,7 +104,9 @@ extern const char *const cb_shape_names[CB_NSHAPES]; /* "pass", "single", ... */
 
 /* Classify rank counts as one play under r. Returns true and fills *m (the canonical reading:
  * when a multiset reads several ways, the one that is not short, then the highest shape order
- * above, then the highest main rank), or false with a reason in why (may be NULL). */
+ * above, then the longest len, then the highest main rank), or false with a reason in why
+ * (may be NULL). Examples: PDK 3334445556 reads as the full plane 444555 + 3336; DDZ
+ * 333444555666 only as a bare plane of 4 (a triple beside the chain is never its kicker). */
 bool cb_classify(const cb_rules *r, cb_counts k, cb_move *m, char *why, size_t whylen);
 /* All readings of k under r (a multiset may be e.g. a full plane or a short longer plane).
  * Returns how many, writes up to cap. */

@@ -51,8 +51,12 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
 
-.PHONY: all deps check check-plain check-asan test bench clean match
-all: deps-check $(CORE_LIB) $(SHIM_LIB) $(CLI_BIN) $(PLUGIN_SO)
+.PHONY: all build deps deps-check check test bench bench-run clean match
+# Top-level targets install what is missing first, then build in a sub-make, so pkg-config is
+# asked for flags only after the packages exist.
+all: deps-check
+	@$(MAKE) --no-print-directory build
+build: $(CORE_LIB) $(SHIM_LIB) $(CLI_BIN) $(PLUGIN_SO)
 
 # Install missing Debian packages (apt-get, as root or through sudo when it is needed).
 deps:
@@ -101,14 +105,22 @@ check: deps-check
 	$(MAKE) --no-print-directory V=asan test
 	@sh tests/tally.sh build/plain/tests.log build/asan/tests.log
 
-test: all $(TEST_BIN) $(TPLUG_SO)
+test: build $(TEST_BIN) $(TPLUG_SO)
 	@sh tests/run.sh $(B) | tee $(B)/tests.log
 
-bench: deps-check all $(BENCH_BIN)
+bench: deps-check
+	@$(MAKE) --no-print-directory bench-run
+bench-run: build $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
 
-match: all
-	$(CLI_BIN) match --config config/pdk16.ini --games 200 --seed 1
+# For now a sample through the cardbot rules tools; becomes a bot match with `cardbot match`.
+# `all` runs in a sub-make so pkg-config flags are read after deps-check installed packages.
+match: deps-check
+	@$(MAKE) --no-print-directory all
+	$(CLI_BIN) classify --rules ddz 33344
+	$(CLI_BIN) moves --rules ddz --hand 3344555XD --beat 44
+	printf '33344\n3456789TJ\n3579J\n' | $(CLI_BIN) minhands --rules ddz
+	$(CLI_BIN) universe --rules ddz --count
 
 clean:
 	rm -rf build

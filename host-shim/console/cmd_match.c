@@ -46,7 +46,7 @@ static gpointer worker(gpointer data)
             g_cond_wait(&R->cond, &R->lock);
         g_mutex_unlock(&R->lock);
         cb_match_game *gm = g_new0(cb_match_game, 1);
-        char err[256];
+        char err[200];
         cb_table *t = cb_table_new(R->shim, R->table_id, err, sizeof err);
         if (!t) {
             gm->index = g;
@@ -202,7 +202,7 @@ int cb_cmd_match(int argc, char **argv)
     bool tty = isatty(2) && quiet;
     double last_progress = 0;
     int errors = 0;
-    char first_err[160] = "";
+    char first_err[300] = "";
     for (int g = 0; g < R.games; g++) {
         g_mutex_lock(&R.lock);
         while (!R.slots[g])

@@ -51,7 +51,7 @@ typedef struct cb_match_game {
     int bomb_tricks[3];
     int bombs_total;
     int error;                 /* nonzero: the game could not be completed (shim error) */
-    char errmsg[160];
+    char errmsg[256];
 } cb_match_game;
 
 /* Play game g of a match: deal from (seed, deal), rotate hands by rotation, run bidding and

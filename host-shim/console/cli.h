@@ -1,0 +1,62 @@
+/* cardbot command — shared pieces of the subcommands (dispatch table lives in main.c).
+ *
+ * Conventions every subcommand follows: options through GOptionContext; a problem with the
+ * input (unknown rules, bad flag, bad cards, missing or extra argument) is ONE line on stderr,
+ * "cardbot SUB: what is wrong", and exit status CB_CLI_EXIT_USAGE; never a crash.
+ */
+#ifndef CARDBOT_CLI_H
+#define CARDBOT_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <glib.h>
+
+#include "cardbot/rules.h"
+
+#define CB_CLI_EXIT_USAGE 2
+
+/* A subcommand: argv[0] is the subcommand's name. Returns the exit status. */
+typedef int (*cb_cli_fn)(int argc, char **argv);
+
+int cb_cmd_classify(int argc, char **argv);
+int cb_cmd_moves(int argc, char **argv);
+int cb_cmd_minhands(int argc, char **argv);
+int cb_cmd_universe(int argc, char **argv);
+int cb_cmd_match(int argc, char **argv); /* cmd_match.c: the reference console host */
+
+/* One-line error on stderr: "cardbot CMD: message". */
+void cb_cli_error(const char *cmd, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+/* The --rules / --flag options every rules-aware subcommand shares. */
+typedef struct cb_cli_rules_opt {
+    char *rules;  /* preset name */
+    char **flags; /* "key=value" strings */
+} cb_cli_rules_opt;
+/* Add --rules and --flag to ctx's main group, storing into o. */
+void cb_cli_add_rules_options(GOptionContext *ctx, cb_cli_rules_opt *o);
+/* Resolve o into *out. Returns 0, or prints the problem and returns CB_CLI_EXIT_USAGE. */
+int cb_cli_rules_resolve(const char *cmd, const cb_cli_rules_opt *o, cb_rules *out);
+void cb_cli_rules_opt_free(cb_cli_rules_opt *o);
+
+/* Parse a GOptionContext; on failure prints the glib message and returns CB_CLI_EXIT_USAGE.
+ * The context is freed in both cases. */
+int cb_cli_parse(const char *cmd, GOptionContext *ctx, int *argc, char ***argv);
+
+/* Parse card text into rank counts against the rules' deck (duplicates, unknown characters
+ * and cards not in the deck are errors). what names the argument in the message. */
+int cb_cli_cards(const char *cmd, const char *what, const char *text, const cb_rules *r, cb_counts *out);
+
+/* Reject a hand larger than any seat holds (hand_size + bottom cards): the rules functions are
+ * specified for real hands. Returns 0, or prints the problem and returns CB_CLI_EXIT_USAGE. */
+int cb_cli_hand_size_ok(const char *cmd, const char *what, cb_counts hand, const cb_rules *r);
+
+/* Text echoed in a message, cut to fit buf ("..." marks a cut). Returns buf. */
+const char *cb_cli_shorten(const char *text, char *buf, size_t len);
+
+/* "pass" or the ranks ascending ("33344"). */
+void cb_cli_move_text(cb_counts k, char *buf, size_t len);
+/* Sort order of listings: pass first, then fewer cards, then rank order of the text. */
+int cb_cli_move_cmp(const void *a, const void *b);
+
+#endif

@@ -1,0 +1,156 @@
+/* cardbot command — options, rules and card parsing, move text and order shared by subcommands. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* Named in the message for an unknown --rules; only those the core accepts are listed. */
+static const char *const preset_names[] = {"pdk16", "pdk15", "guanpai", "ddz", "noip2015", NULL};
+
+void cb_cli_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "cardbot %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+void cb_cli_add_rules_options(GOptionContext *ctx, cb_cli_rules_opt *o)
+{
+    const GOptionEntry entries[] = {
+        {"rules", 'r', 0, G_OPTION_ARG_STRING, &o->rules,
+         "Rule preset: pdk16 pdk15 guanpai ddz noip2015", "R"},
+        {"flag", 'f', 0, G_OPTION_ARG_STRING_ARRAY, &o->flags,
+         "Override one rule flag (repeatable), e.g. must_beat=false", "KEY=VALUE"},
+        {NULL, 0, 0, 0, NULL, NULL, NULL},
+    };
+    g_option_context_add_main_entries(ctx, entries, NULL);
+
+    GString *desc = g_string_new("Flags (--flag KEY=VALUE):");
+    for (int i = 0; cb_rules_keys[i]; i++)
+        g_string_append_printf(desc, " %s", cb_rules_keys[i]);
+    g_string_append(desc, "\nCards: ranks 3456789TJQKA2XD (T or 10), optional suit s h c d, e.g. 33344 or 3s3h4d.");
+    g_option_context_set_description(ctx, desc->str);
+    g_string_free(desc, TRUE);
+}
+
+int cb_cli_rules_resolve(const char *cmd, const cb_cli_rules_opt *o, cb_rules *out)
+{
+    if (!o->rules) {
+        cb_cli_error(cmd, "missing --rules (one of pdk16 pdk15 guanpai ddz noip2015)");
+        return CB_CLI_EXIT_USAGE;
+    }
+    if (cb_rules_preset(o->rules, out) != 0) {
+        GString *known = g_string_new("");
+        cb_rules tmp;
+        for (int i = 0; preset_names[i]; i++)
+            if (cb_rules_preset(preset_names[i], &tmp) == 0)
+                g_string_append_printf(known, " %s", preset_names[i]);
+        cb_cli_error(cmd, "unknown rules '%s' (known:%s)", o->rules, known->str);
+        g_string_free(known, TRUE);
+        return CB_CLI_EXIT_USAGE;
+    }
+    for (int i = 0; o->flags && o->flags[i]; i++) {
+        const char *kv = o->flags[i];
+        const char *eq = strchr(kv, '=');
+        if (!eq || eq == kv) {
+            cb_cli_error(cmd, "bad --flag '%s': expected KEY=VALUE", kv);
+            return CB_CLI_EXIT_USAGE;
+        }
+        char *key = g_strndup(kv, (size_t)(eq - kv));
+        char err[256] = "";
+        int rc = cb_rules_set(out, key, eq + 1, err, sizeof err);
+        g_free(key);
+        if (rc != 0) {
+            cb_cli_error(cmd, "bad --flag '%s': %s", kv, err[0] ? err : "rejected");
+            return CB_CLI_EXIT_USAGE;
+        }
+    }
+    return 0;
+}
+
+void cb_cli_rules_opt_free(cb_cli_rules_opt *o)
+{
+    g_free(o->rules);
+    g_strfreev(o->flags);
+    o->rules = NULL;
+    o->flags = NULL;
+}
+
+int cb_cli_parse(const char *cmd, GOptionContext *ctx, int *argc, char ***argv)
+{
+    GError *error = NULL;
+    gboolean ok = g_option_context_parse(ctx, argc, argv, &error);
+    g_option_context_free(ctx);
+    if (!ok) {
+        cb_cli_error(cmd, "%s (try cardbot %s --help)", error->message, cmd);
+        g_error_free(error);
+        return CB_CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
+const char *cb_cli_shorten(const char *text, char *buf, size_t len)
+{
+    size_t n = strlen(text);
+    if (n < len) {
+        memcpy(buf, text, n + 1);
+    } else if (len > 4) {
+        memcpy(buf, text, len - 4);
+        memcpy(buf + len - 4, "...", 4);
+    } else if (len) {
+        buf[0] = 0;
+    }
+    return buf;
+}
+
+int cb_cli_cards(const char *cmd, const char *what, const char *text, const cb_rules *r, cb_counts *out)
+{
+    char err[256] = "", shown[48];
+    cb_cards c;
+    if (cb_cards_parse(text, r->deck, &c, err, sizeof err) != 0) {
+        cb_cli_error(cmd, "%s '%s': %s", what, cb_cli_shorten(text, shown, sizeof shown),
+                     err[0] ? err : "bad cards");
+        return CB_CLI_EXIT_USAGE;
+    }
+    *out = cb_counts_of(c);
+    return 0;
+}
+
+int cb_cli_hand_size_ok(const char *cmd, const char *what, cb_counts hand, const cb_rules *r)
+{
+    int n = cb_counts_total(hand), max = r->hand_size + r->bottom;
+    if (n > max) {
+        cb_cli_error(cmd, "%s holds %d cards; a %s hand holds at most %d", what, n, r->preset, max);
+        return CB_CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
+void cb_cli_move_text(cb_counts k, char *buf, size_t len)
+{
+    if (k == 0)
+        snprintf(buf, len, "pass");
+    else
+        cb_counts_format(k, buf, len);
+}
+
+int cb_cli_move_cmp(const void *a, const void *b)
+{
+    cb_counts ka = ((const cb_move *)a)->counts, kb = ((const cb_move *)b)->counts;
+    int na = cb_counts_total(ka), nb = cb_counts_total(kb);
+    if (na != nb)
+        return na < nb ? -1 : 1;
+    /* Same length: walk both texts (ranks ascending) and compare the first rank that differs.
+     * At the first rank whose count differs, the play holding more of it has that (lower)
+     * rank where the other already shows a higher one, so it sorts first. */
+    for (int rk = 0; rk < CB_NRANKS; rk++) {
+        int ca = cb_count(ka, rk), cbn = cb_count(kb, rk);
+        if (ca != cbn)
+            return ca > cbn ? -1 : 1;
+    }
+    return 0;
+}

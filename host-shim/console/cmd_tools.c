@@ -1,0 +1,279 @@
+/* cardbot command — rules tools for people and scripts: classify, moves, minhands, universe. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* The kickers of a play: its cards less the main part (unit cards at each chain rank). */
+static cb_counts kicker_counts(const cb_move *m)
+{
+    int unit;
+    switch (m->shape) {
+    case CB_TRIPLE_1: case CB_TRIPLE_2: case CB_PLANE_1: case CB_PLANE_2: unit = 3; break;
+    case CB_FOUR_2: case CB_FOUR_22: case CB_FOUR_3: unit = 4; break;
+    default: return 0;
+    }
+    cb_counts k = m->counts;
+    for (int i = 0; i < m->len; i++) {
+        int rk = m->main + i;
+        if (rk >= CB_NRANKS || cb_count(k, rk) < unit)
+            return 0; /* not the layout we expect: show no kickers rather than garbage */
+        k = cb_count_add(k, rk, -unit);
+    }
+    return k;
+}
+
+static const char *shape_name(int shape)
+{
+    return shape >= 0 && shape < CB_NSHAPES && cb_shape_names[shape] ? cb_shape_names[shape] : "?";
+}
+
+static char main_char(int main)
+{
+    /* The PDK AAA bomb has a main above every rank; it is made of As. */
+    return main == CB_MAIN_AAA ? 'A' : main < CB_NRANKS ? cb_rank_chars[main] : '?';
+}
+
+/* Print sorted plays, one per line. */
+static void print_moves(cb_move *moves, int n)
+{
+    qsort(moves, (size_t)n, sizeof *moves, cb_cli_move_cmp);
+    char buf[128];
+    for (int i = 0; i < n; i++) {
+        cb_cli_move_text(moves[i].counts, buf, sizeof buf);
+        puts(buf);
+    }
+}
+
+int cb_cmd_classify(int argc, char **argv)
+{
+    const char *cmd = "classify";
+    cb_cli_rules_opt ro = {0};
+    GOptionContext *ctx = g_option_context_new("CARDS - classify one play");
+    cb_cli_add_rules_options(ctx, &ro);
+    int rc = cb_cli_parse(cmd, ctx, &argc, &argv);
+    cb_rules r;
+    if (rc == 0)
+        rc = cb_cli_rules_resolve(cmd, &ro, &r);
+    cb_cli_rules_opt_free(&ro);
+    if (rc)
+        return rc;
+    if (argc < 2) {
+        cb_cli_error(cmd, "missing CARDS (e.g. cardbot classify --rules ddz 33344)");
+        return CB_CLI_EXIT_USAGE;
+    }
+    /* Words are joined: spaces separate cards anyway, so "3 3 3 4 4" is one play. */
+    char *text = g_strjoinv(" ", argv + 1);
+    cb_counts k = 0;
+    rc = cb_cli_cards(cmd, "CARDS", text, &r, &k);
+    g_free(text);
+    if (rc == 0 && k == 0) {
+        cb_cli_error(cmd, "CARDS is empty (a pass is not a play)");
+        rc = CB_CLI_EXIT_USAGE;
+    }
+    if (rc)
+        return rc;
+
+    cb_move m;
+    char why[256] = "";
+    if (!cb_classify(&r, k, &m, why, sizeof why)) {
+        printf("illegal: %s\n", why[0] ? why : "not a play");
+        return 1;
+    }
+    char cards[128], kick[128];
+    cb_counts kc = kicker_counts(&m);
+    cb_cli_move_text(m.counts, cards, sizeof cards);
+    if (kc)
+        cb_counts_format(kc, kick, sizeof kick);
+    else
+        snprintf(kick, sizeof kick, "-");
+    printf("%s main=%c len=%d kickers=%s cards=%s\n", shape_name(m.shape), main_char(m.main),
+           m.len, kick, cards);
+    return 0;
+}
+
+int cb_cmd_moves(int argc, char **argv)
+{
+    const char *cmd = "moves";
+    cb_cli_rules_opt ro = {0};
+    char *hand_text = NULL, *beat_text = NULL;
+    gboolean next_has_one = FALSE, first_play = FALSE;
+    const GOptionEntry entries[] = {
+        {"hand", 'H', 0, G_OPTION_ARG_STRING, &hand_text, "The deciding seat's hand (required)", "CARDS"},
+        {"beat", 'b', 0, G_OPTION_ARG_STRING, &beat_text, "The play to beat (omit when leading)", "CARDS"},
+        {"next-has-one", 0, 0, G_OPTION_ARG_NONE, &next_has_one, "The next seat holds one card (warn_single)", NULL},
+        {"first-play", 0, 0, G_OPTION_ARG_NONE, &first_play, "The game's first play (spade3_first)", NULL},
+        {NULL, 0, 0, 0, NULL, NULL, NULL},
+    };
+    GOptionContext *octx = g_option_context_new("- list every legal play, sorted");
+    g_option_context_add_main_entries(octx, entries, NULL);
+    cb_cli_add_rules_options(octx, &ro);
+    int rc = cb_cli_parse(cmd, octx, &argc, &argv);
+    cb_rules r;
+    if (rc == 0)
+        rc = cb_cli_rules_resolve(cmd, &ro, &r);
+    cb_cli_rules_opt_free(&ro);
+
+    cb_counts hand = 0, beat = 0;
+    if (rc == 0 && argc > 1) {
+        cb_cli_error(cmd, "unexpected argument '%s' (the hand goes in --hand)", argv[1]);
+        rc = CB_CLI_EXIT_USAGE;
+    }
+    if (rc == 0 && !hand_text) {
+        cb_cli_error(cmd, "missing --hand CARDS");
+        rc = CB_CLI_EXIT_USAGE;
+    }
+    if (rc == 0)
+        rc = cb_cli_cards(cmd, "--hand", hand_text, &r, &hand);
+    if (rc == 0 && hand == 0) {
+        cb_cli_error(cmd, "--hand is empty");
+        rc = CB_CLI_EXIT_USAGE;
+    }
+    if (rc == 0)
+        rc = cb_cli_hand_size_ok(cmd, "--hand", hand, &r);
+    if (rc == 0 && beat_text) {
+        rc = cb_cli_cards(cmd, "--beat", beat_text, &r, &beat);
+        if (rc == 0 && beat == 0) {
+            cb_cli_error(cmd, "--beat is empty (omit it when leading)");
+            rc = CB_CLI_EXIT_USAGE;
+        }
+    }
+    /* Hand and table come out of one deck: together they may not hold more of a rank than it. */
+    cb_counts deck = cb_counts_of(r.deck);
+    for (int rk = 0; rc == 0 && beat && rk < CB_NRANKS; rk++) {
+        int n = cb_count(hand, rk) + cb_count(beat, rk);
+        if (n > cb_count(deck, rk)) {
+            cb_cli_error(cmd, "--hand and --beat together hold %d of rank %c; the deck has %d", n,
+                         cb_rank_chars[rk], cb_count(deck, rk));
+            rc = CB_CLI_EXIT_USAGE;
+        }
+    }
+    cb_move table;
+    if (rc == 0 && beat) {
+        char why[256] = "", shown[48];
+        if (!cb_classify(&r, beat, &table, why, sizeof why)) {
+            cb_cli_error(cmd, "--beat '%s' is not a play: %s", cb_cli_shorten(beat_text, shown, sizeof shown),
+                         why[0] ? why : "illegal");
+            rc = CB_CLI_EXIT_USAGE;
+        }
+    }
+    g_free(hand_text);
+    g_free(beat_text);
+    if (rc)
+        return rc;
+
+    cb_ctx c = {.hand = hand, .table = beat ? &table : NULL, .next_has_one = next_has_one,
+                .first_play = first_play};
+    cb_move *moves = g_new(cb_move, CB_MOVES_CAP);
+    int n = cb_legal_moves(&r, &c, moves, CB_MOVES_CAP);
+    if (n < 0 || n > CB_MOVES_CAP) {
+        cb_cli_error(cmd, "the rules engine returned %d plays (cap %d)", n, CB_MOVES_CAP);
+        g_free(moves);
+        return 1;
+    }
+    print_moves(moves, n);
+    g_free(moves);
+    return 0;
+}
+
+/* Strip trailing "\r\n" / spaces and leading spaces in place; returns the start. */
+static char *trim(char *s)
+{
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+        s[--n] = 0;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return s;
+}
+
+int cb_cmd_minhands(int argc, char **argv)
+{
+    const char *cmd = "minhands";
+    cb_cli_rules_opt ro = {0};
+    GOptionContext *ctx = g_option_context_new(
+        "- fewest plays to empty each hand read from stdin (one hand per line)");
+    cb_cli_add_rules_options(ctx, &ro);
+    int rc = cb_cli_parse(cmd, ctx, &argc, &argv);
+    cb_rules r;
+    if (rc == 0)
+        rc = cb_cli_rules_resolve(cmd, &ro, &r);
+    cb_cli_rules_opt_free(&ro);
+    if (rc == 0 && argc > 1) {
+        cb_cli_error(cmd, "unexpected argument '%s' (hands are read from stdin)", argv[1]);
+        rc = CB_CLI_EXIT_USAGE;
+    }
+    if (rc)
+        return rc;
+
+    /* Output line N answers input line N: a blank or bad line gives a blank output line, a bad
+     * one also a message on stderr and exit status 2 once all lines are done. */
+    char *line = NULL;
+    size_t cap = 0;
+    long lineno = 0;
+    int status = 0;
+    while (getline(&line, &cap, stdin) >= 0) {
+        lineno++;
+        char *s = trim(line);
+        if (!*s) {
+            putchar('\n');
+            continue;
+        }
+        char err[256] = "", shown[48];
+        cb_cards c;
+        int n = 0, max = r.hand_size + r.bottom;
+        if (cb_cards_parse(s, r.deck, &c, err, sizeof err) != 0 || (n = cb_cards_size(c)) > max) {
+            if (n > max)
+                snprintf(err, sizeof err, "%d cards; a %s hand holds at most %d", n, r.preset, max);
+            fprintf(stderr, "cardbot %s: line %ld '%s': %s\n", cmd, lineno,
+                    cb_cli_shorten(s, shown, sizeof shown), err[0] ? err : "bad cards");
+            putchar('\n');
+            status = CB_CLI_EXIT_USAGE;
+            continue;
+        }
+        printf("%d\n", cb_min_hands(&r, cb_counts_of(c)));
+    }
+    free(line);
+    return status;
+}
+
+int cb_cmd_universe(int argc, char **argv)
+{
+    const char *cmd = "universe";
+    cb_cli_rules_opt ro = {0};
+    gboolean count_only = FALSE;
+    const GOptionEntry entries[] = {
+        {"count", 'c', 0, G_OPTION_ARG_NONE, &count_only, "Print only the number of plays", NULL},
+        {NULL, 0, 0, 0, NULL, NULL, NULL},
+    };
+    GOptionContext *ctx = g_option_context_new("- every distinct play the rules allow, by ranks, sorted");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    cb_cli_add_rules_options(ctx, &ro);
+    int rc = cb_cli_parse(cmd, ctx, &argc, &argv);
+    cb_rules r;
+    if (rc == 0)
+        rc = cb_cli_rules_resolve(cmd, &ro, &r);
+    cb_cli_rules_opt_free(&ro);
+    if (rc == 0 && argc > 1) {
+        cb_cli_error(cmd, "unexpected argument '%s'", argv[1]);
+        rc = CB_CLI_EXIT_USAGE;
+    }
+    if (rc)
+        return rc;
+
+    int n = cb_universe(&r, NULL, 0);
+    if (n < 0) {
+        cb_cli_error(cmd, "the rules engine returned %d plays", n);
+        return 1;
+    }
+    if (count_only) {
+        printf("%d\n", n);
+        return 0;
+    }
+    cb_move *moves = g_new(cb_move, (size_t)n + 1);
+    int got = cb_universe(&r, moves, n);
+    print_moves(moves, got < n ? got : n);
+    g_free(moves);
+    return 0;
+}

@@ -1,0 +1,55 @@
+/* cardbot command — dispatch to a subcommand by name. Each subcommand lives in its own file and
+ * parses its own options; adding one is one line in the table below (and its prototype in
+ * cli.h). */
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct {
+    const char *name;
+    cb_cli_fn fn;
+    const char *summary;
+} command;
+
+static const command commands[] = {
+    {"match", cb_cmd_match, "play games between strategies through the shim (the console host)"},
+    {"classify", cb_cmd_classify, "classify one play: shape, main rank, length, kickers"},
+    {"moves", cb_cmd_moves, "every legal play from a hand, leading or following"},
+    {"minhands", cb_cmd_minhands, "fewest plays to empty each hand read from stdin"},
+    {"universe", cb_cmd_universe, "every distinct play the rules allow (--count: how many)"},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *f)
+{
+    fprintf(f, "Usage: cardbot SUBCOMMAND [OPTION...]\n\nSubcommands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\nRun 'cardbot SUBCOMMAND --help' for its options.\n");
+}
+
+int main(int argc, char **argv)
+{
+    setlocale(LC_ALL, ""); /* GOption messages and help in the user's locale */
+    if (argc < 2) {
+        fprintf(stderr, "cardbot: missing subcommand (try cardbot --help)\n");
+        return CB_CLI_EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < NCOMMANDS; i++) {
+        if (strcmp(name, commands[i].name) != 0)
+            continue;
+        char *prg = g_strdup_printf("cardbot %s", name); /* shown by GOption's --help */
+        g_set_prgname(prg);
+        g_free(prg);
+        return commands[i].fn(argc - 1, argv + 1);
+    }
+    fprintf(stderr, "cardbot: unknown subcommand '%s' (try cardbot --help)\n", name);
+    return CB_CLI_EXIT_USAGE;
+}

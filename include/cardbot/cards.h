@@ -83,7 +83,8 @@ int cb_cards_parse(const char *text, cb_cards deck, cb_cards *out, char *err, si
 int cb_counts_parse(const char *text, cb_cards deck, cb_counts *out, char *err, size_t errlen);
 
 /* Text forms. Ranks ascending; with_suits adds the suit letter ("3s3h4d"). The empty set
- * prints as "". Return the length written (always NUL-terminated when len > 0). */
+ * prints as "". Like snprintf: the text is cut to fit and NUL-terminated when len > 0, and the
+ * return value is the full length, so a result >= len means the text was cut. */
 size_t cb_cards_format(cb_cards c, bool with_suits, char *buf, size_t len);
 size_t cb_counts_format(cb_counts k, char *buf, size_t len);
 extern const char cb_rank_chars[CB_NRANKS + 1]; /* "3456789TJQKA2XD" (read-only) */

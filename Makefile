@@ -72,6 +72,21 @@ $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
 
+# ---- min-hands tables (helper: minhands) --------------------------------------------------
+# core/minhands.c includes const tables made at build time: core/minhands_gen.c, built as a
+# host program with -DCB_MINHANDS_GEN (in the library that file compiles to nothing), prints
+# $(B)/gen/minhands_tab.h. Regenerated whenever the generator changes.
+MH_GEN := $(B)/gen/minhands_gen
+MH_TAB := $(B)/gen/minhands_tab.h
+$(MH_GEN): core/minhands_gen.c core/minhands_prof.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Icore -DCB_MINHANDS_GEN $< -o $@
+$(MH_TAB): $(MH_GEN)
+	$(MH_GEN) > $@.tmp && mv $@.tmp $@
+$(B)/core/minhands.o: $(MH_TAB)
+$(B)/core/minhands.o: CFLAGS += -I$(B)/gen
+# ---- end min-hands tables ------------------------------------------------------------------
+
 $(CORE_LIB): $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
@@ -83,21 +98,21 @@ $(CLI_BIN): $(CLI_OBJ) $(SHIM_LIB) $(CORE_LIB)
 	$(CC) -o $@ $(CLI_OBJ) -L$(B) -lcardbot-shim -Wl,-rpath,'$$ORIGIN' $(CORE_LIB) $(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
 
 .SECONDEXPANSION:
-$(B)/plugins/%.so: $$(patsubst %.c,$(B)/%.o,$$(wildcard plugin/$$*/*.c)) $(COMMON_OBJ) $(CORE_LIB)
+$(B)/plugins/%.so: $$(addprefix $(B)/,$$(subst .c,.o,$$(wildcard plugin/$$*/*.c))) $(COMMON_OBJ) $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $(filter %.o,$^) $(CORE_LIB) $(LDFLAGS) $(LDLIBS)
 
 $(B)/tests/plugins/%.so: tests/plugins/%.c $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -shared -o $@ $< $(CORE_LIB) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) -MMD -MP -shared -o $@ $< $(CORE_LIB) $(LDFLAGS) $(LDLIBS)
 
 $(B)/tests/%: tests/%.c $(SUPPORT_OBJ) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itests -o $@ $< $(SUPPORT_OBJ) $(CORE_LIB) $(LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -Itests -o $@ $< $(SUPPORT_OBJ) $(CORE_LIB) $(LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS) $(LDLIBS)
 
 $(B)/bench/%: bench/%.c $(CORE_LIB) $(COMMON_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itests -o $@ $< $(COMMON_OBJ) $(CORE_LIB) $(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -Itests -o $@ $< $(COMMON_OBJ) $(CORE_LIB) $(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
 
 # Tests: every test binary, plain then ASan+UBSan. tests/run.sh prints the final tally.
 check: deps-check

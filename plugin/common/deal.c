@@ -1,0 +1,251 @@
+/* cardbot plugins — perfect-information deal played to the end (see deal.h). */
+#include "deal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int next_seat(int s) { return s == 2 ? 0 : s + 1; }
+
+static void set_why(char *why, size_t whylen, const char *msg)
+{
+    if (why && whylen)
+        snprintf(why, whylen, "%s", msg);
+}
+
+void cb_voids_init(cb_voids *v)
+{
+    memset(v->above, CB_NRANKS, sizeof v->above);
+    memset(v->no_bomb, 0, sizeof v->no_bomb);
+}
+
+static void lower(int8_t *a, int r)
+{
+    if (r < *a)
+        *a = (int8_t)r;
+}
+
+void cb_voids_on_pass(cb_voids *v, const cb_rules *r, int seat, const cb_move *table, int ncards)
+{
+    if (!r->must_beat || seat < 0 || seat > 2)
+        return;
+    switch (table->shape) {
+    case CB_SINGLE: lower(&v->above[seat][1], table->main); break;
+    case CB_PAIR: lower(&v->above[seat][2], table->main); break;
+    case CB_TRIPLE_2:
+        /* PDK 三带二 kickers are any two cards: with five cards a higher triple could go */
+        if (r->game == CB_GAME_PDK && ncards >= 5)
+            lower(&v->above[seat][3], table->main);
+        break;
+    default: break;
+    }
+    if (r->must_beat_bomb) {
+        if (table->shape == CB_BOMB)
+            lower(&v->above[seat][4], table->main);
+        else if (table->shape != CB_ROCKET)
+            v->no_bomb[seat] = 1;
+    }
+}
+
+void cb_deal_init(cb_deal *g, const cb_rules *r, const cb_cards hands[3], int first_seat,
+                  int landlord, int bid, cb_cards bottom)
+{
+    cb_play_rec *hist = g->hist;
+    int hist_cap = g->hist_cap;
+    bool check = g->check;
+    memset(g, 0, sizeof *g);
+    g->hist = hist;
+    g->hist_cap = hist ? hist_cap : 0;
+    g->check = check;
+    g->rules = r;
+    for (int s = 0; s < 3; s++)
+        g->hands[s] = hands[s];
+    g->bottom = bottom;
+    g->landlord = landlord;
+    g->bid = bid;
+    if (first_seat < 0) {
+        first_seat = 0;
+        if (r->game == CB_GAME_PDK && r->spade3_first) {
+            for (int s = 0; s < 3; s++)
+                if (hands[s] & cb_card_bit(cb_card_id(CB_RANK_3, CB_SUIT_S)))
+                    first_seat = s;
+        } else if (r->game == CB_GAME_DDZ && landlord >= 0 && landlord < 3) {
+            first_seat = landlord;
+        }
+    }
+    g->first_seat = first_seat;
+    g->turn = first_seat;
+    g->table_seat = -1;
+    g->first_play = true;
+    g->winner = -1;
+    cb_voids_init(&g->voids);
+}
+
+void cb_deal_ctx(const cb_deal *g, cb_ctx *ctx)
+{
+    ctx->hand = cb_counts_of(g->hands[g->turn]);
+    ctx->table = g->table_seat >= 0 ? &g->table : NULL;
+    ctx->next_has_one = cb_cards_size(g->hands[next_seat(g->turn)]) == 1;
+    ctx->first_play = g->first_play && g->rules->game == CB_GAME_PDK && g->rules->spade3_first &&
+                      (g->hands[g->turn] & cb_card_bit(cb_card_id(CB_RANK_3, CB_SUIT_S)));
+}
+
+static void record(cb_deal *g, int seat, cb_cards cards)
+{
+    if (g->hist && g->nhist < g->hist_cap) {
+        g->hist[g->nhist].cards = cards;
+        g->hist[g->nhist].seat = seat;
+        g->hist[g->nhist].pad = 0;
+        g->nhist++;
+    }
+}
+
+static bool is_bomb(const cb_move *m) { return m->shape == CB_BOMB || m->shape == CB_ROCKET; }
+
+int cb_deal_step(cb_deal *g, const cb_move *m, char *why, size_t whylen)
+{
+    if (g->winner >= 0) {
+        set_why(why, whylen, "the deal is over");
+        return -1;
+    }
+    int seat = g->turn;
+    if (m->shape == CB_PASS || m->counts == 0) {
+        if (g->table_seat < 0) {
+            set_why(why, whylen, "pass while leading");
+            return -1;
+        }
+        if (g->check) {
+            cb_ctx ctx;
+            cb_deal_ctx(g, &ctx);
+            cb_move cls;
+            if (!cb_play_legal(g->rules, &ctx, 0, &cls, why, whylen))
+                return -1;
+        }
+        record(g, seat, 0);
+        cb_voids_on_pass(&g->voids, g->rules, seat, &g->table, cb_cards_size(g->hands[seat]));
+        g->steps++;
+        if (++g->npass >= 2) {
+            /* trick over: the table play stands */
+            if (is_bomb(&g->table))
+                g->bomb_tricks[g->table_seat]++;
+            g->turn = g->table_seat;
+            g->table_seat = -1;
+            g->npass = 0;
+        } else {
+            g->turn = next_seat(seat);
+        }
+        return 0;
+    }
+    cb_cards cards;
+    if (cb_cards_pick(g->hands[seat], m->counts, &cards) != 0) {
+        set_why(why, whylen, "cards not in hand");
+        return -1;
+    }
+    cb_move play = *m;
+    if (g->check) {
+        cb_ctx ctx;
+        cb_deal_ctx(g, &ctx);
+        if (!cb_play_legal(g->rules, &ctx, m->counts, &play, why, whylen))
+            return -1;
+    }
+    g->hands[seat] &= ~cards;
+    g->played |= cards;
+    g->plays[seat]++;
+    if (is_bomb(&play))
+        g->bombs[seat]++;
+    record(g, seat, cards);
+    g->steps++;
+    g->first_play = false;
+    g->table = play;
+    g->table_cards = cards;
+    g->table_seat = seat;
+    g->npass = 0;
+    if (g->hands[seat] == 0) {
+        if (is_bomb(&play))
+            g->bomb_tricks[seat]++; /* nobody can answer: it won its trick */
+        g->winner = seat;
+        return 1;
+    }
+    g->turn = next_seat(seat);
+    return 0;
+}
+
+int cb_deal_run(cb_deal *g, cb_deal_policy const pols[3], void *const users[3], int max_steps,
+                char *why, size_t whylen)
+{
+    while (g->winner < 0) {
+        if (g->steps >= max_steps) {
+            set_why(why, whylen, "step limit");
+            return -2;
+        }
+        int s = g->turn;
+        cb_move m;
+        memset(&m, 0, sizeof m);
+        if (pols[s](users[s], g, &m) != 0) {
+            set_why(why, whylen, "policy failed");
+            return -1;
+        }
+        if (cb_deal_step(g, &m, why, whylen) < 0)
+            return -1;
+    }
+    return g->winner;
+}
+
+int cb_deal_points(const cb_deal *g, int delta[3])
+{
+    memset(delta, 0, 3 * sizeof delta[0]);
+    if (g->winner < 0)
+        return -1;
+    if (g->rules->game == CB_GAME_DDZ) {
+        cb_ddz_result res;
+        memset(&res, 0, sizeof res);
+        res.landlord = g->landlord;
+        res.bid = g->bid;
+        res.winner = g->winner;
+        for (int s = 0; s < 3; s++) {
+            res.bombs += g->bombs[s];
+            if (s == g->landlord)
+                res.landlord_plays += g->plays[s];
+            else
+                res.farmer_plays += g->plays[s];
+        }
+        cb_ddz_settle(g->rules, &res, delta);
+    } else {
+        cb_pdk_result res;
+        memset(&res, 0, sizeof res);
+        res.winner = g->winner;
+        res.bao = g->landlord;
+        for (int s = 0; s < 3; s++) {
+            res.cards_left[s] = cb_cards_size(g->hands[s]);
+            res.plays[s] = g->plays[s];
+            res.bomb_tricks[s] = g->bomb_tricks[s];
+        }
+        cb_pdk_settle(g->rules, &res, delta);
+    }
+    return 0;
+}
+
+void cb_deal_view(const cb_deal *g, const int bids[3], uint64_t seed, cb_view *v)
+{
+    memset(v, 0, sizeof *v);
+    v->struct_size = sizeof *v;
+    v->abi_version = CB_ABI_VERSION;
+    v->rules = g->rules;
+    v->phase = CB_PHASE_PLAY;
+    v->seat = g->turn;
+    v->nseats = 3;
+    v->first_seat = g->first_seat;
+    v->hand = g->hands[g->turn];
+    for (int s = 0; s < 3; s++) {
+        v->cards_left[s] = cb_cards_size(g->hands[s]);
+        v->bombs[s] = g->bombs[s];
+        v->bids[s] = bids ? bids[s] : -1;
+    }
+    v->landlord = g->landlord;
+    v->bottom = g->bottom;
+    v->history = g->hist;
+    v->nhistory = g->hist ? g->nhist : 0;
+    v->table_seat = g->table_seat;
+    v->table = g->table_seat >= 0 ? g->table_cards : 0;
+    v->budget_ms = 1000;
+    v->seed = seed;
+}

@@ -105,8 +105,9 @@ static void check_game(const cb_rules *r, JsonObject *o, replay_totals *tot)
     for (int s = 0; s < 3; s++) {
         hand[s] = parse_cards(r, json_array_get_string_element(hands, s));
         assert_int_equal(cb_cards_size(hand[s]), r->hand_size);
-        left0 |= (int)(hand[s] & hand[(s + 1) % 3]) != 0;
     }
+    for (int s = 0; s < 3; s++)
+        left0 |= (hand[s] & hand[(s + 1) % 3]) != 0;
     assert_int_equal(left0, 0); /* no card dealt twice */
     int landlord = (int)json_object_get_int_member(o, "landlord");
     int first = (int)json_object_get_int_member(o, "first_seat");

@@ -1,7 +1,7 @@
 /* cardbot match — options (in the spirit of cutechess-cli), worker threads, ordered output.
  *
  *   cardbot match --config FILE [--games N] [--seed S] [--concurrency K] [--duplicate]
- *                 [--replay FILE.jsonl] [--table ID] [--quiet]
+ *                 [--replay FILE.jsonl] [--table ID] [--landlord SEAT] [--quiet]
  *
  * Game g depends only on (seed, g): each game gets a fresh cb_table (fresh plugin instances),
  * so neither thread scheduling nor earlier games can change it. Workers finish games in any
@@ -20,10 +20,8 @@ typedef struct run {
     cb_shim *shim;
     const cb_rules *rules;
     const char *table_id;
-    uint64_t seed;
+    cb_match_opts opts;
     int games;
-    bool duplicate;
-    uint32_t budget_ms;
     cb_match_game **slots; /* a finished game waits here until the main thread consumes it */
     gint next;
     int consumed;          /* games the main thread has taken (under lock) */
@@ -53,7 +51,7 @@ static gpointer worker(gpointer data)
             gm->error = CB_ERR_CONFIG;
             snprintf(gm->errmsg, sizeof gm->errmsg, "%s", err);
         } else {
-            cb_match_play_game(t, R->rules, R->seed, g, R->duplicate, R->budget_ms, gm);
+            cb_match_play_game(t, R->rules, &R->opts, g, gm);
             cb_table_free(t);
         }
         g_mutex_lock(&R->lock);
@@ -104,7 +102,7 @@ int cb_cmd_match(int argc, char **argv)
 {
     char *config = NULL, *replay = NULL, *table_id = NULL;
     gint64 games = -1, seed = -1;
-    gint concurrency = 1;
+    gint concurrency = 1, landlord = -1;
     gboolean duplicate = FALSE, quiet = FALSE;
     GOptionEntry entries[] = {
         {"config", 'c', 0, G_OPTION_ARG_FILENAME, &config, "INI config (strategies, seats, rules)", "FILE"},
@@ -114,6 +112,7 @@ int cb_cmd_match(int argc, char **argv)
         {"duplicate", 'd', 0, G_OPTION_ARG_NONE, &duplicate, "replay each deal with hands rotated over the seats", NULL},
         {"replay", 'r', 0, G_OPTION_ARG_FILENAME, &replay, "write every deal, bid and decision as JSON lines", "FILE"},
         {"table", 't', 0, G_OPTION_ARG_STRING, &table_id, "seat strategies from [table.ID]", "ID"},
+        {"landlord", 'l', 0, G_OPTION_ARG_INT, &landlord, "DDZ: no bidding, SEAT is landlord at bid 1 (evaluations)", "SEAT"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "no per-game lines", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
     GOptionContext *ctx = g_option_context_new("- play bot matches through the shim");
@@ -172,6 +171,11 @@ int cb_cmd_match(int argc, char **argv)
         status = CB_CLI_EXIT_USAGE;
         goto out;
     }
+    if (landlord < -1 || landlord > 2 || (landlord >= 0 && cb_shim_rules(shim)->game != CB_GAME_DDZ)) {
+        cb_cli_error("match", "--landlord takes a seat 0..2 and only applies to ddz rules");
+        status = CB_CLI_EXIT_USAGE;
+        goto out;
+    }
     if (duplicate && games % 3)
         games += 3 - games % 3; /* whole rotations only, so luck cancels */
     if (replay && !(rf = fopen(replay, "w"))) {
@@ -182,18 +186,22 @@ int cb_cmd_match(int argc, char **argv)
     R.shim = shim;
     R.rules = cb_shim_rules(shim);
     R.table_id = table_id;
-    R.seed = (uint64_t)seed;
+    R.opts.seed = (uint64_t)seed;
+    R.opts.duplicate = duplicate;
+    R.opts.budget_ms = (uint32_t)budget;
+    R.opts.landlord = landlord;
     R.games = (int)games;
-    R.duplicate = duplicate;
-    R.budget_ms = (uint32_t)budget;
     R.slots = g_new0(cb_match_game *, R.games);
     R.window = 4 * concurrency + 16;
     cb_match_stats *stats = cb_match_stats_new(R.rules);
     g_mutex_init(&R.lock);
     g_cond_init(&R.cond);
-    printf("Match: %s, rules %s, %d games%s, seed %lld, concurrency %d\n", config, R.rules->preset, R.games,
-           duplicate ? " (duplicate: each deal with hands rotated over 3 seats)" : "", (long long)seed,
-           concurrency);
+    /* The concurrency is printed on the timing line: everything else must not depend on it. */
+    printf("Match: %s, rules %s, %d games%s, seed %lld", config, R.rules->preset, R.games,
+           duplicate ? " (duplicate: each deal with hands rotated over 3 seats)" : "", (long long)seed);
+    if (landlord >= 0)
+        printf(", landlord fixed at seat %d", landlord);
+    printf("\n");
     fflush(stdout);
     double t0 = now_s();
     GThread **th = g_new0(GThread *, concurrency);
@@ -235,6 +243,7 @@ int cb_cmd_match(int argc, char **argv)
     if (tty)
         fprintf(stderr, "\r%*s\r", 30, "");
     cb_match_stats_print(stats, stdout, secs);
+    printf("timing concurrency %d\n", concurrency);
     cb_match_stats_free(stats);
     if (errors) {
         fprintf(stderr, "cardbot match: %d games could not be completed (first: %s)\n", errors, first_err);

@@ -54,10 +54,17 @@ typedef struct cb_match_game {
     char errmsg[256];
 } cb_match_game;
 
+/* How games are run (from the command line). */
+typedef struct cb_match_opts {
+    uint64_t seed;
+    bool duplicate;      /* game g plays deal g / 3 with hands rotated by g % 3 */
+    uint32_t budget_ms;  /* per decision, passed in the view */
+    int landlord;        /* DDZ: -1 = bid for it; else this seat is landlord at bid 1, no bidding */
+} cb_match_opts;
+
 /* Play game g of a match: deal from (seed, deal), rotate hands by rotation, run bidding and
  * play through table, settle. */
-void cb_match_play_game(cb_table *table, const cb_rules *r, uint64_t seed, int g, bool duplicate,
-                        uint32_t budget_ms, cb_match_game *out);
+void cb_match_play_game(cb_table *table, const cb_rules *r, const cb_match_opts *o, int g, cb_match_game *out);
 
 /* One JSON line describing the game (json-glib), newly allocated. */
 char *cb_match_game_json(const cb_rules *r, const cb_match_game *gm);

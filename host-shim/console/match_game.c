@@ -207,9 +207,10 @@ static int ddz_bidding(state *st, cb_match_game *gm, int first)
     return who;
 }
 
-void cb_match_play_game(cb_table *table, const cb_rules *r, uint64_t seed, int g, bool duplicate,
-                        uint32_t budget_ms, cb_match_game *gm)
+void cb_match_play_game(cb_table *table, const cb_rules *r, const cb_match_opts *o, int g, cb_match_game *gm)
 {
+    uint64_t seed = o->seed;
+    bool duplicate = o->duplicate;
     memset(gm, 0, sizeof *gm);
     gm->index = g;
     gm->deal = duplicate ? g / 3 : g;
@@ -226,7 +227,7 @@ void cb_match_play_game(cb_table *table, const cb_rules *r, uint64_t seed, int g
     state *st = &stv;
     st->r = r;
     st->table = table;
-    st->budget_ms = budget_ms;
+    st->budget_ms = o->budget_ms;
     /* The deal stream depends on (seed, deal) only; the rotation gives hand (p + rot) % 3 to
      * seat p so each strategy meets every hand of a duplicate deal. */
     uint64_t deal_rng = seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(gm->deal + 1));
@@ -244,9 +245,15 @@ void cb_match_play_game(cb_table *table, const cb_rules *r, uint64_t seed, int g
         gm->nbids = 0;
         if (r->game == CB_GAME_DDZ) {
             gm->first_seat = (int)((first_hand + 3 - (uint64_t)gm->rotation) % 3);
-            int ll = ddz_bidding(st, gm, gm->first_seat);
-            if (gm->error)
-                return;
+            int ll;
+            if (o->landlord >= 0) { /* evaluation mode: roles fixed, no bidding */
+                ll = o->landlord;
+                gm->bid_value = 1;
+            } else {
+                ll = ddz_bidding(st, gm, gm->first_seat);
+                if (gm->error)
+                    return;
+            }
             if (ll < 0 && gm->redeals < 16) {
                 gm->redeals++;
                 continue;

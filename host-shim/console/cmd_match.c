@@ -9,6 +9,7 @@
 #include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -43,10 +44,11 @@ static gpointer worker(gpointer data)
         while (g >= R->consumed + R->window)
             g_cond_wait(&R->cond, &R->lock);
         g_mutex_unlock(&R->lock);
-        cb_match_game *gm = g_new0(cb_match_game, 1);
+        cb_match_game *gm = g_new(cb_match_game, 1); /* cb_match_play_game clears what it uses */
         char err[200];
         cb_table *t = cb_table_new(R->shim, R->table_id, err, sizeof err);
         if (!t) {
+            memset(gm, 0, offsetof(cb_match_game, plays));
             gm->index = g;
             gm->error = CB_ERR_CONFIG;
             snprintf(gm->errmsg, sizeof gm->errmsg, "%s", err);

@@ -1,5 +1,6 @@
 /* cardbot match — one game: deal, bidding (DDZ 叫分 with redeal on all-pass; PDK 包庄), play
  * and settlement. The host keeps the true state; seats see only the cb_view it builds. */
+#include <stddef.h>
 #include <string.h>
 #include <time.h>
 
@@ -49,12 +50,12 @@ typedef struct state {
     const cb_rules *r;
     cb_table *table;
     cb_cards hand[3];
-    cb_play_rec hist[CB_MATCH_MAX_PLAYS];
     int nhist;
     int bids[3];
     int bombs[3];
     uint64_t rng;
     uint32_t budget_ms;
+    cb_play_rec hist[CB_MATCH_MAX_PLAYS]; /* last: only hist[0..nhist) is read */
 } state;
 
 static void base_view(const state *st, const cb_match_game *gm, int seat, cb_view *v)
@@ -112,6 +113,9 @@ static int ask_bid(state *st, cb_match_game *gm, int seat)
 
 static bool is_bomb(const cb_rules *r, cb_cards c)
 {
+    int n = cb_cards_size(c);
+    if (n < 2 || n > 4) /* rocket 2, AAA bomb 3, bomb 4: skip classifying everything else */
+        return false;
     cb_move m;
     return cb_classify(r, cb_counts_of(c), &m, NULL, 0) && (m.shape == CB_BOMB || m.shape == CB_ROCKET);
 }
@@ -211,7 +215,7 @@ void cb_match_play_game(cb_table *table, const cb_rules *r, const cb_match_opts 
 {
     uint64_t seed = o->seed;
     bool duplicate = o->duplicate;
-    memset(gm, 0, sizeof *gm);
+    memset(gm, 0, offsetof(cb_match_game, plays));
     gm->index = g;
     gm->deal = duplicate ? g / 3 : g;
     gm->rotation = duplicate ? g % 3 : 0;
@@ -223,7 +227,7 @@ void cb_match_play_game(cb_table *table, const cb_rules *r, const cb_match_opts 
         gm->strategy[s] = gm->strategy_buf[s];
     }
     state stv;
-    memset(&stv, 0, sizeof stv);
+    memset(&stv, 0, offsetof(state, hist));
     state *st = &stv;
     st->r = r;
     st->table = table;

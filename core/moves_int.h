@@ -1,0 +1,49 @@
+/* cardbot — private helpers shared by the move generator (moves.c) and the play check
+ * (legal.c). */
+#ifndef CARDBOT_MOVES_INT_H
+#define CARDBOT_MOVES_INT_H
+
+#include "cardbot/rules.h"
+#include "classify_int.h"
+
+/* The canonical order of readings, the same as cb_classify's: a non-short reading first, then
+ * the higher shape enum, then the longer chain, then the higher main rank. Is a before b? */
+static inline bool cb_reading_before(const cb_rules *r, const cb_move *a, const cb_move *b)
+{
+    bool la = !cb_shape_is_short(r, a->shape), lb = !cb_shape_is_short(r, b->shape);
+    if (la != lb)
+        return la;
+    if (a->shape != b->shape)
+        return a->shape > b->shape;
+    if (a->len != b->len)
+        return a->len > b->len;
+    return a->main > b->main;
+}
+
+/* Highest rank held in k, or -1 for no cards (warn_single: the only single allowed). */
+static inline int cb_counts_top(cb_counts k)
+{
+    k &= 0x0FFFFFFFFFFFFFFFull;
+    return k ? (63 - __builtin_clzll(k)) >> 2 : -1;
+}
+
+/* Is every rank count of a at most that of b? (Nibble-wise, no borrow across ranks.) */
+static inline bool cb_counts_within(cb_counts a, cb_counts b)
+{
+    if (a >> 60)
+        return false;
+    for (int i = 0; i < CB_NRANKS; i++)
+        if (cb_count(a, i) > cb_count(b, i))
+            return false;
+    return true;
+}
+
+/* Does the spade-3 rule bind this decision? Only the game's first lead, and only when the hand
+ * holds a 3 (the seat with the spade 3 leads; without a 3 the rule cannot be met, so it is not
+ * applied rather than leaving no legal play). */
+static inline bool cb_need_spade3(const cb_rules *r, const cb_ctx *ctx, bool following)
+{
+    return r->spade3_first && ctx->first_play && !following && cb_count(ctx->hand, CB_RANK_3) > 0;
+}
+
+#endif

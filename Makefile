@@ -91,8 +91,10 @@ $(CORE_LIB): $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
+# --exclude-libs: the shim exports only its cb_ API, never the core it links (a plugin's own
+# core must not be interposed by the shim's; ASan reports the clash as an ODR violation).
 $(SHIM_LIB): $(SHIM_OBJ) $(CORE_LIB)
-	$(CC) -shared -o $@ $(SHIM_OBJ) $(CORE_LIB) $(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
+	$(CC) -shared -o $@ $(SHIM_OBJ) $(CORE_LIB) -Wl,--exclude-libs,ALL $(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
 
 $(CLI_BIN): $(CLI_OBJ) $(SHIM_LIB) $(CORE_LIB)
 	$(CC) -o $@ $(CLI_OBJ) -L$(B) -lcardbot-shim -Wl,-rpath,'$$ORIGIN' $(CORE_LIB) $(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
@@ -125,7 +127,7 @@ test: build $(TEST_BIN) $(TPLUG_SO)
 
 bench: deps-check
 	@$(MAKE) --no-print-directory bench-run
-bench-run: build $(BENCH_BIN)
+bench-run: build $(BENCH_BIN) $(TPLUG_SO)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
 
 # For now a sample through the cardbot rules tools; becomes a bot match with `cardbot match`.

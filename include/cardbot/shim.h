@@ -21,7 +21,11 @@ typedef struct cb_shim cb_shim;
 typedef struct cb_table cb_table;
 
 /* Result codes: 0 = the strategy's own answer was used; > 0 = a fallback answer was used
- * (the reason); < 0 = the call itself failed (bad arguments or view), out untouched. */
+ * (the reason); < 0 = the call itself failed (bad arguments or view), out untouched.
+ * One exception, CB_FB_LATE: in-process (isolation = inproc) the shim cannot preempt a
+ * plugin, so an answer that came after the budget but is legal is still used — it is the
+ * strategy's own answer, CB_DEC_FALLBACK stays clear, and the lateness is counted. An answer
+ * that is late and wrong counts as its wrongness (CB_FB_ILLEGAL / CB_FB_FAILED). */
 enum {
     CB_OK = 0,
     CB_FB_ILLEGAL = 1,     /* answer broke the rules (shape, not in hand, does not beat, flags) */
@@ -40,27 +44,39 @@ const char *cb_strerror(int code);
  * to err. */
 cb_shim *cb_shim_open(const char *config_path, char *err, size_t errlen);
 /* Re-read the config. On failure the old config keeps running (returns -1, message in err);
- * on success tables pick up the new seating from their next decision. */
+ * on success tables pick up the new seating from their next decision: a live table then
+ * destroys all its plugin instances and creates new ones from the new config. A reload may
+ * not change the rules ([game] / [rules]): that is refused like any other error, so the
+ * cb_shim_rules pointer stays valid and constant for the shim's life. */
 int cb_shim_reload(cb_shim *shim, char *err, size_t errlen);
+/* Live tables keep the shim alive: it is released with the last of them. */
 void cb_shim_free(cb_shim *shim);
 /* The rule set named by the config ([game] rules = ... plus [rules] overrides). */
 const cb_rules *cb_shim_rules(const cb_shim *shim);
 /* Read a string from the config ("game", "rules", ...) for hosts that keep their own settings
- * in it; NULL when absent. Valid until the next reload. */
+ * in it; NULL when absent. Valid until the next reload (do not call it from one thread while
+ * another reloads and still use the result). */
 const char *cb_shim_get(const cb_shim *shim, const char *group, const char *key);
 
 /* A table: one plugin instance per seat, seated by [table.ID] if present, else [seats]. */
 cb_table *cb_table_new(cb_shim *shim, const char *table_id, char *err, size_t errlen);
 void cb_table_free(cb_table *table);
-/* The strategy name sitting at seat (NULL when none). */
+/* The strategy name sitting at seat (NULL when none). After a reload it shows the new
+ * seating from the table's next decision on. */
 const char *cb_table_strategy(const cb_table *table, int seat);
 
 /* Ask the seat's strategy. out->struct_size is set by the shim. Always fills a legal answer
- * when the return value is >= 0. */
+ * when the return value is >= 0. view->rules may be NULL (the config's rules); the budget the
+ * plugin sees is view->budget_ms capped by [shim] budget_ms (0 = the config's). A fallback
+ * answer has CB_DEC_FALLBACK set and says why in out->explain. */
 int cb_decide_bid(cb_table *table, const cb_view *view, cb_decision *out);
 int cb_decide_play(cb_table *table, const cb_view *view, cb_decision *out);
 
-/* Per-strategy statistics since open (reloads keep them). */
+/* Per-strategy statistics since open (reloads keep them): every strategy configured since
+ * open, in the order first seen, plus "(none)" for decisions asked at seats without a
+ * strategy once there have been some. decisions counts every answer asked of the strategy, at its
+ * seats and as the fallback; fallbacks[reason] counts its answers that were replaced (or, for
+ * CB_FB_LATE, late); total_ns / max_ns time the plugin's own calls. */
 typedef struct cb_strategy_stats {
     char name[48];
     uint64_t decisions;

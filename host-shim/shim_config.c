@@ -1,0 +1,534 @@
+/* cardbot shim — the config file, read with GKeyFile, into an immutable shim_conf.
+ *
+ *   [shim]            plugin_dir (relative: to the config file's directory; default: the
+ *                     directory of libcardbot-shim.so + "/plugins"), fallback (a strategy
+ *                     name), budget_ms (default 1000), isolation (inproc)
+ *   [game]            rules = pdk16 | pdk15 | guanpai | ddz
+ *   [rules]           flag overrides, each passed to cb_rules_set
+ *   [strategy.NAME]   plugin = base name (plugin_dir/NAME.so) or a path with a '/'; every
+ *                     other key goes to the plugin's create() as a cb_param
+ *   [seats]           0 / 1 / 2 = strategy name
+ *   [table.ID]        0 / 1 / 2 = strategy name for table ID (other seats: [seats])
+ *   [match]           free keys for the console host (read with cb_shim_get)
+ *
+ * Every message names the file, the group and the key: "FILE: [GROUP] KEY: what is wrong".
+ * The whole conf is built before anyone sees it, so a failed load changes nothing (the
+ * reload keeps the old conf, nginx style). Each strategy's parameters are checked by
+ * creating one instance and destroying it again.
+ */
+#include "shim_int.h"
+
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SEATS_FROM_DEFAULT (-2)
+
+__attribute__((format(printf, 6, 7)))
+static void conf_err(char *err, size_t errlen, const char *file, const char *group,
+                     const char *key, const char *fmt, ...)
+{
+    if (!err || !errlen)
+        return;
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (group && key)
+        snprintf(err, errlen, "%s: [%s] %s: %s", file, group, key, msg);
+    else if (group)
+        snprintf(err, errlen, "%s: [%s]: %s", file, group, msg);
+    else
+        snprintf(err, errlen, "%s: %s", file, msg);
+}
+
+/* The directory holding this very library, + "/plugins": build/asan/libcardbot-shim.so
+ * loads build/asan/plugins/NAME.so without any setting. */
+static char *default_plugin_dir(void)
+{
+    Dl_info info;
+    void *self;
+    shim_conf *(*fn)(const char *, char *, size_t) = shim_conf_load;
+    memcpy(&self, &fn, sizeof self);
+    if (dladdr(self, &info) && info.dli_fname && info.dli_fname[0]) {
+        char *dir = g_path_get_dirname(info.dli_fname);
+        char *res = g_build_filename(dir, "plugins", NULL);
+        g_free(dir);
+        return res;
+    }
+    return g_strdup("plugins");
+}
+
+/* A path from the config: absolute as is, relative to the config file's directory. */
+static char *conf_path(const char *file, const char *p)
+{
+    if (g_path_is_absolute(p))
+        return g_strdup(p);
+    char *dir = g_path_get_dirname(file);
+    char *res = g_build_filename(dir, p, NULL);
+    g_free(dir);
+    return res;
+}
+
+static bool valid_name(const char *s)
+{
+    if (!*s || (int)strlen(s) >= SHIM_NAME_MAX)
+        return false;
+    for (; *s; s++)
+        if (!g_ascii_isalnum(*s) && *s != '_' && *s != '-' && *s != '.')
+            return false;
+    return true;
+}
+
+static void conf_free(shim_conf *c)
+{
+    for (int i = 0; i < c->nstrat; i++) {
+        shim_strategy *s = &c->strat[i];
+        g_free(s->name);
+        g_free(s->group);
+        g_free(s->params);
+        g_strfreev(s->strs);
+    }
+    g_free(c->strat);
+    if (c->plugins)
+        g_ptr_array_free(c->plugins, TRUE);
+    if (c->tables)
+        g_hash_table_destroy(c->tables);
+    if (c->kv)
+        g_hash_table_destroy(c->kv);
+    g_free(c->file);
+    g_free(c);
+}
+
+shim_conf *shim_conf_ref(shim_conf *c)
+{
+    atomic_fetch_add_explicit(&c->refs, 1, memory_order_relaxed);
+    return c;
+}
+
+void shim_conf_unref(shim_conf *c)
+{
+    if (c && atomic_fetch_sub_explicit(&c->refs, 1, memory_order_acq_rel) == 1)
+        conf_free(c);
+}
+
+static int find_strategy(const shim_conf *c, const char *name)
+{
+    for (int i = 0; i < c->nstrat; i++)
+        if (strcmp(c->strat[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* A string value with GKeyFile's escapes applied; NULL (and a message) when unreadable. */
+static char *get_str(GKeyFile *kf, const shim_conf *c, const char *group, const char *key,
+                     char *err, size_t errlen)
+{
+    GError *ge = NULL;
+    char *v = g_key_file_get_string(kf, group, key, &ge);
+    if (!v) {
+        conf_err(err, errlen, c->file, group, key, "%s", ge ? ge->message : "unreadable value");
+        g_clear_error(&ge);
+    }
+    return v;
+}
+
+static int load_shim_group(GKeyFile *kf, shim_conf *c, char **plugin_dir, char **fallback,
+                           char *err, size_t errlen)
+{
+    const char *g = "shim";
+    gsize n = 0;
+    char **keys = g_key_file_get_keys(kf, g, &n, NULL);
+    int rc = 0;
+    for (gsize i = 0; keys && i < n && rc == 0; i++) {
+        const char *k = keys[i];
+        char *v = get_str(kf, c, g, k, err, errlen);
+        if (!v) {
+            rc = -1;
+            break;
+        }
+        if (strcmp(k, "plugin_dir") == 0) {
+            if (!*v) {
+                conf_err(err, errlen, c->file, g, k, "empty value");
+                rc = -1;
+            } else {
+                g_free(*plugin_dir);
+                *plugin_dir = conf_path(c->file, v);
+            }
+        } else if (strcmp(k, "fallback") == 0) {
+            g_free(*fallback);
+            *fallback = g_strdup(v);
+        } else if (strcmp(k, "budget_ms") == 0) {
+            guint64 ms = 0;
+            if (!g_ascii_string_to_unsigned(v, 10, 1, 3600000, &ms, NULL)) {
+                conf_err(err, errlen, c->file, g, k,
+                         "bad value '%s' (milliseconds, 1..3600000)", v);
+                rc = -1;
+            } else {
+                c->budget_ms = (uint32_t)ms;
+            }
+        } else if (strcmp(k, "isolation") == 0) {
+            if (strcmp(v, "process") == 0) {
+                conf_err(err, errlen, c->file, g, k,
+                         "isolation 'process' is not available yet (only 'inproc')");
+                rc = -1;
+            } else if (strcmp(v, "inproc") != 0) {
+                conf_err(err, errlen, c->file, g, k, "unknown isolation '%s' (inproc)", v);
+                rc = -1;
+            }
+        } else {
+            conf_err(err, errlen, c->file, g, k,
+                     "unknown key (plugin_dir, fallback, budget_ms, isolation)");
+            rc = -1;
+        }
+        g_free(v);
+    }
+    g_strfreev(keys);
+    return rc;
+}
+
+static int load_game(GKeyFile *kf, shim_conf *c, char *err, size_t errlen)
+{
+    const char *g = "game";
+    if (!g_key_file_has_group(kf, g)) {
+        conf_err(err, errlen, c->file, g, NULL, "missing group (rules = pdk16, pdk15, guanpai or ddz)");
+        return -1;
+    }
+    gsize n = 0;
+    char **keys = g_key_file_get_keys(kf, g, &n, NULL);
+    for (gsize i = 0; keys && i < n; i++) {
+        if (strcmp(keys[i], "rules") != 0) {
+            conf_err(err, errlen, c->file, g, keys[i], "unknown key (rules)");
+            g_strfreev(keys);
+            return -1;
+        }
+    }
+    g_strfreev(keys);
+    if (!g_key_file_has_key(kf, g, "rules", NULL)) {
+        conf_err(err, errlen, c->file, g, "rules", "missing (pdk16, pdk15, guanpai or ddz)");
+        return -1;
+    }
+    char *v = get_str(kf, c, g, "rules", err, errlen);
+    if (!v)
+        return -1;
+    int rc = 0;
+    if (cb_rules_preset(v, &c->rules) != 0 ||
+        (c->rules.game != CB_GAME_PDK && c->rules.game != CB_GAME_DDZ)) {
+        conf_err(err, errlen, c->file, g, "rules", "unknown rules '%s' (pdk16, pdk15, guanpai or ddz)", v);
+        rc = -1;
+    }
+    g_free(v);
+    if (rc == 0 && (c->rules.players < 2 || c->rules.players > CB_MAX_SEATS)) {
+        conf_err(err, errlen, c->file, g, "rules", "rules for %d players are not a table game",
+                 c->rules.players);
+        rc = -1;
+    }
+    return rc;
+}
+
+static int load_rules(GKeyFile *kf, shim_conf *c, char *err, size_t errlen)
+{
+    const char *g = "rules";
+    gsize n = 0;
+    char **keys = g_key_file_get_keys(kf, g, &n, NULL);
+    int rc = 0;
+    for (gsize i = 0; keys && i < n && rc == 0; i++) {
+        char *v = get_str(kf, c, g, keys[i], err, errlen);
+        if (!v) {
+            rc = -1;
+            break;
+        }
+        char why[256] = "";
+        if (cb_rules_set(&c->rules, keys[i], v, why, sizeof why) != 0) {
+            conf_err(err, errlen, c->file, g, keys[i], "%s", why[0] ? why : "bad value");
+            rc = -1;
+        }
+        g_free(v);
+    }
+    g_strfreev(keys);
+    return rc;
+}
+
+static shim_plugin *conf_plugin(shim_conf *c, const char *path, char *perr, size_t perrlen)
+{
+    for (guint i = 0; i < c->plugins->len; i++) {
+        shim_plugin *p = g_ptr_array_index(c->plugins, i);
+        if (strcmp(p->path, path) == 0)
+            return p;
+    }
+    shim_plugin *p = shim_plugin_load(path, perr, perrlen);
+    if (p)
+        g_ptr_array_add(c->plugins, p);
+    return p;
+}
+
+static int load_strategy(GKeyFile *kf, shim_conf *c, const char *group, const char *plugin_dir,
+                         char *err, size_t errlen)
+{
+    const char *name = group + strlen("strategy.");
+    if (!valid_name(name)) {
+        conf_err(err, errlen, c->file, group, NULL,
+                 "bad strategy name '%s' (1..%d of A-Z a-z 0-9 _ - .)", name, SHIM_NAME_MAX - 1);
+        return -1;
+    }
+    if (!g_key_file_has_key(kf, group, "plugin", NULL)) {
+        conf_err(err, errlen, c->file, group, "plugin", "missing (the plugin's file base name)");
+        return -1;
+    }
+    char *pv = get_str(kf, c, group, "plugin", err, errlen);
+    if (!pv)
+        return -1;
+    if (!*pv) {
+        conf_err(err, errlen, c->file, group, "plugin", "empty value");
+        g_free(pv);
+        return -1;
+    }
+    char *path = strchr(pv, '/') ? conf_path(c->file, pv)
+                                 : g_strdup_printf("%s/%s.so", plugin_dir, pv);
+    g_free(pv);
+    char perr[640];
+    shim_plugin *p = conf_plugin(c, path, perr, sizeof perr);
+    g_free(path);
+    if (!p) {
+        conf_err(err, errlen, c->file, group, "plugin", "%s", perr);
+        return -1;
+    }
+
+    shim_strategy *s = &c->strat[c->nstrat];
+    gsize n = 0;
+    char **keys = g_key_file_get_keys(kf, group, &n, NULL);
+    s->params = g_new0(cb_param, n ? n : 1);
+    s->strs = g_new0(char *, 2 * n + 1);
+    int ns = 0;
+    for (gsize i = 0; keys && i < n; i++) {
+        if (strcmp(keys[i], "plugin") == 0)
+            continue;
+        char *v = get_str(kf, c, group, keys[i], err, errlen);
+        if (!v) {
+            g_strfreev(keys);
+            g_free(s->params);
+            g_strfreev(s->strs);
+            memset(s, 0, sizeof *s);
+            return -1;
+        }
+        s->strs[ns++] = g_strdup(keys[i]);
+        s->strs[ns++] = v;
+        s->params[s->nparams].key = s->strs[ns - 2];
+        s->params[s->nparams].value = v;
+        s->nparams++;
+    }
+    g_strfreev(keys);
+    s->name = g_strdup(name);
+    s->group = g_strdup(group);
+    s->plugin = p;
+    c->nstrat++;
+
+    /* create one instance to check the parameters, as a table would */
+    void *inst = shim_strategy_create(c, c->nstrat - 1, err, errlen);
+    if (!inst)
+        return -1;
+    p->bot->destroy(inst);
+    return 0;
+}
+
+void *shim_strategy_create(const shim_conf *c, int si, char *err, size_t errlen)
+{
+    const shim_strategy *s = &c->strat[si];
+    char perr[512] = "";
+    void *inst = s->plugin->bot->create(s->params, s->nparams, perr, sizeof perr);
+    if (!inst) {
+        perr[sizeof perr - 1] = '\0';
+        const char *pname = s->plugin->bot->name ? s->plugin->bot->name : "plugin";
+        if (perr[0])
+            conf_err(err, errlen, c->file, s->group, NULL, "%s", perr);
+        else
+            conf_err(err, errlen, c->file, s->group, NULL, "%s: create() failed without a message", pname);
+    }
+    return inst;
+}
+
+/* A seat key: "0".."players-1". */
+static int seat_of_key(const shim_conf *c, const char *k)
+{
+    if (k[0] >= '0' && k[0] <= '9' && k[1] == '\0' && k[0] - '0' < c->rules.players)
+        return k[0] - '0';
+    return -1;
+}
+
+static int load_seating(GKeyFile *kf, shim_conf *c, const char *group, int seats[CB_MAX_SEATS],
+                        char *err, size_t errlen)
+{
+    gsize n = 0;
+    char **keys = g_key_file_get_keys(kf, group, &n, NULL);
+    int rc = 0;
+    for (gsize i = 0; keys && i < n && rc == 0; i++) {
+        int seat = seat_of_key(c, keys[i]);
+        if (seat < 0) {
+            conf_err(err, errlen, c->file, group, keys[i], "unknown key (seats are 0..%d)",
+                     c->rules.players - 1);
+            rc = -1;
+            break;
+        }
+        char *v = get_str(kf, c, group, keys[i], err, errlen);
+        if (!v) {
+            rc = -1;
+            break;
+        }
+        int s = find_strategy(c, v);
+        if (s < 0) {
+            conf_err(err, errlen, c->file, group, keys[i], "unknown strategy '%s'", v);
+            rc = -1;
+        }
+        seats[seat] = s;
+        g_free(v);
+    }
+    g_strfreev(keys);
+    return rc;
+}
+
+static void load_kv(GKeyFile *kf, shim_conf *c)
+{
+    gsize ng = 0;
+    char **groups = g_key_file_get_groups(kf, &ng);
+    for (gsize i = 0; i < ng; i++) {
+        gsize nk = 0;
+        char **keys = g_key_file_get_keys(kf, groups[i], &nk, NULL);
+        for (gsize j = 0; keys && j < nk; j++) {
+            char *v = g_key_file_get_string(kf, groups[i], keys[j], NULL);
+            if (v)
+                g_hash_table_replace(c->kv, g_strconcat(groups[i], "\x1f", keys[j], NULL), v);
+        }
+        g_strfreev(keys);
+    }
+    g_strfreev(groups);
+}
+
+const char *shim_conf_get(const shim_conf *c, const char *group, const char *key)
+{
+    char buf[256];
+    if (snprintf(buf, sizeof buf, "%s\x1f%s", group, key) >= (int)sizeof buf)
+        return NULL;
+    return g_hash_table_lookup(c->kv, buf);
+}
+
+void shim_conf_seating(const shim_conf *c, const char *table_id, int out[CB_MAX_SEATS])
+{
+    for (int i = 0; i < CB_MAX_SEATS; i++)
+        out[i] = i < c->rules.players ? c->seats[i] : -1;
+    const int *t = table_id ? g_hash_table_lookup(c->tables, table_id) : NULL;
+    if (t)
+        for (int i = 0; i < c->rules.players; i++)
+            if (t[i] != SEATS_FROM_DEFAULT)
+                out[i] = t[i];
+}
+
+static bool known_group(const char *g)
+{
+    static const char *const fixed[] = { "shim", "game", "rules", "seats", "match" };
+    for (size_t i = 0; i < G_N_ELEMENTS(fixed); i++)
+        if (strcmp(g, fixed[i]) == 0)
+            return true;
+    return g_str_has_prefix(g, "strategy.") || g_str_has_prefix(g, "table.");
+}
+
+static int conf_build(GKeyFile *kf, shim_conf *c, char *err, size_t errlen)
+{
+    gsize ng = 0;
+    char **groups = g_key_file_get_groups(kf, &ng);
+    char *plugin_dir = NULL, *fallback = NULL;
+    int rc = -1;
+
+    for (gsize i = 0; i < ng; i++) {
+        if (!known_group(groups[i])) {
+            conf_err(err, errlen, c->file, groups[i], NULL,
+                     "unknown group (shim, game, rules, strategy.NAME, seats, table.ID, match)");
+            goto out;
+        }
+    }
+    if (load_shim_group(kf, c, &plugin_dir, &fallback, err, errlen) != 0 ||
+        load_game(kf, c, err, errlen) != 0 || load_rules(kf, c, err, errlen) != 0)
+        goto out;
+    if (!plugin_dir)
+        plugin_dir = default_plugin_dir();
+
+    c->strat = g_new0(shim_strategy, ng ? ng : 1);
+    for (gsize i = 0; i < ng; i++)
+        if (g_str_has_prefix(groups[i], "strategy.") &&
+            load_strategy(kf, c, groups[i], plugin_dir, err, errlen) != 0)
+            goto out;
+
+    if (fallback) {
+        c->fallback = find_strategy(c, fallback);
+        if (c->fallback < 0) {
+            conf_err(err, errlen, c->file, "shim", "fallback", "unknown strategy '%s'", fallback);
+            goto out;
+        }
+    }
+    if (load_seating(kf, c, "seats", c->seats, err, errlen) != 0)
+        goto out;
+    for (gsize i = 0; i < ng; i++) {
+        if (!g_str_has_prefix(groups[i], "table."))
+            continue;
+        const char *id = groups[i] + strlen("table.");
+        if (!*id) {
+            conf_err(err, errlen, c->file, groups[i], NULL, "empty table id");
+            goto out;
+        }
+        int *seats = g_new(int, CB_MAX_SEATS);
+        for (int s = 0; s < CB_MAX_SEATS; s++)
+            seats[s] = SEATS_FROM_DEFAULT;
+        g_hash_table_replace(c->tables, g_strdup(id), seats);
+        if (load_seating(kf, c, groups[i], seats, err, errlen) != 0)
+            goto out;
+    }
+    load_kv(kf, c);
+    rc = 0;
+out:
+    g_free(plugin_dir);
+    g_free(fallback);
+    g_strfreev(groups);
+    return rc;
+}
+
+shim_conf *shim_conf_load(const char *path, char *err, size_t errlen)
+{
+    if (err && errlen)
+        err[0] = '\0';
+    if (!path) {
+        conf_err(err, errlen, "(null)", NULL, NULL, "no config file given");
+        return NULL;
+    }
+    shim_conf *c = g_new0(shim_conf, 1);
+    atomic_init(&c->refs, 1);
+    c->file = g_strdup(path);
+    c->budget_ms = 1000;
+    c->fallback = -1;
+    for (int i = 0; i < CB_MAX_SEATS; i++)
+        c->seats[i] = -1;
+    c->plugins = g_ptr_array_new_with_free_func((GDestroyNotify)shim_plugin_unload);
+    c->tables = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    c->kv = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+
+    GKeyFile *kf = g_key_file_new();
+    GError *ge = NULL;
+    int rc;
+    if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &ge)) {
+        if (ge && ge->domain == G_FILE_ERROR)
+            conf_err(err, errlen, path, NULL, NULL, "cannot read: %s", ge->message);
+        else
+            conf_err(err, errlen, path, NULL, NULL, "%s", ge ? ge->message : "cannot parse");
+        g_clear_error(&ge);
+        rc = -1;
+    } else {
+        rc = conf_build(kf, c, err, errlen);
+    }
+    g_key_file_free(kf);
+    if (rc != 0) {
+        conf_free(c);
+        return NULL;
+    }
+    return c;
+}

@@ -286,6 +286,17 @@ static int read_all(const cb_rules *r, cb_counts k, cb_move *out, int cap, cb_mo
     x.cap = out ? cap : 0;
     x.best = best;
     read_plain(&x);
+    /* One rank only (the most common play: single, pair, triple, bomb): chains, planes and
+     * four + kickers need two ranks, so only the bare triple is left to read. Hosts validate
+     * every answer through here, so this path is hot. */
+    int distinct = 0;
+    for (int i = 0; i < CB_NRANKS; i++)
+        distinct += x.c[i] != 0;
+    if (distinct == 1) {
+        if (x.n == 3)
+            read_triples(&x);
+        return x.cnt;
+    }
     read_chains(&x);
     read_triples(&x);
     read_planes(&x);

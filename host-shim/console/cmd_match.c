@@ -3,8 +3,8 @@
  *   cardbot match --config FILE [--games N] [--seed S] [--concurrency K] [--duplicate]
  *                 [--replay FILE.jsonl] [--table ID] [--landlord SEAT] [--quiet]
  *
- * Game g depends only on (seed, g): each game gets a fresh cb_table (fresh plugin instances),
- * so neither thread scheduling nor earlier games can change it. Workers finish games in any
+ * Game g depends only on (seed, g): the deal comes from (seed, deal) and every decision's view
+ * carries a seed from the same stream, so neither thread scheduling nor earlier games change it. Workers finish games in any
  * order; the main thread prints result lines and replay lines strictly in game order. */
 #include <glib.h>
 #include <stdio.h>
@@ -36,6 +36,11 @@ typedef struct run {
 static gpointer worker(gpointer data)
 {
     run *R = data;
+    /* One table per worker, reused from game to game as a server reuses a table. The ABI
+     * requires an answer to depend only on the view (and its seed) and the parameters, so
+     * which worker plays a game cannot change it; the -j1 / -j2 end-to-end test checks that. */
+    char err[200];
+    cb_table *t = cb_table_new(R->shim, R->table_id, err, sizeof err);
     for (;;) {
         int g = g_atomic_int_add(&R->next, 1);
         if (g >= R->games)
@@ -45,8 +50,6 @@ static gpointer worker(gpointer data)
             g_cond_wait(&R->cond, &R->lock);
         g_mutex_unlock(&R->lock);
         cb_match_game *gm = g_new(cb_match_game, 1); /* cb_match_play_game clears what it uses */
-        char err[200];
-        cb_table *t = cb_table_new(R->shim, R->table_id, err, sizeof err);
         if (!t) {
             memset(gm, 0, offsetof(cb_match_game, plays));
             gm->index = g;
@@ -54,13 +57,14 @@ static gpointer worker(gpointer data)
             snprintf(gm->errmsg, sizeof gm->errmsg, "%s", err);
         } else {
             cb_match_play_game(t, R->rules, &R->opts, g, gm);
-            cb_table_free(t);
         }
         g_mutex_lock(&R->lock);
         R->slots[g] = gm;
         g_cond_broadcast(&R->cond);
         g_mutex_unlock(&R->lock);
     }
+    if (t)
+        cb_table_free(t);
     return NULL;
 }
 

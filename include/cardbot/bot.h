@@ -8,7 +8,9 @@
  *
  * One instance per (table, seat): a plugin keeps all its state in the instance (no mutable
  * globals), so a host may run thousands of tables on many threads. The host never calls one
- * instance from two threads at once.
+ * instance from two threads at once. An instance lives across games; it may cache (a
+ * min-hands table, say) but its answer must depend only on the view — seed included — and its
+ * parameters, so a replayed game replays exactly, whatever the instance saw before.
  *
  * The view holds only public information plus the deciding seat's own hand. A plugin must not
  * keep pointers into a view after its decide_* call returns.

@@ -129,15 +129,13 @@ bench: deps-check
 	@$(MAKE) --no-print-directory bench-run
 bench-run: build $(BENCH_BIN) $(TPLUG_SO)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+	@for s in bench/*.sh; do echo "== $$s"; bash $$s $(B) || exit 1; done
 
-# For now a sample through the cardbot rules tools; becomes a bot match with `cardbot match`.
-# `all` runs in a sub-make so pkg-config flags are read after deps-check installed packages.
+# The README's first command: build everything, then play a real bot match on the bundled
+# default config (strategies, seats and rules come from config/pdk16.ini).
 match: deps-check
-	@$(MAKE) --no-print-directory all
-	$(CLI_BIN) classify --rules ddz 33344
-	$(CLI_BIN) moves --rules ddz --hand 3344555XD --beat 44
-	printf '33344\n3456789TJ\n3579J\n' | $(CLI_BIN) minhands --rules ddz
-	$(CLI_BIN) universe --rules ddz --count
+	@$(MAKE) --no-print-directory build
+	$(CLI_BIN) match --config config/pdk16.ini --games 300 --seed 1 --duplicate --quiet
 
 clean:
 	rm -rf build

@@ -140,7 +140,8 @@ bool cb_play_legal(const cb_rules *r, const cb_ctx *ctx, cb_counts play, cb_move
 int cb_universe(const cb_rules *r, cb_move *out, int cap);
 
 /* Exact fewest plays that empty the hand (no node budget). PDK short_triple = last allows one
- * short play in the partition. Returns 0 for the empty hand. */
+ * short play in the partition. Returns 0 for the empty hand, -1 when the hand is impossible
+ * under r (more of a rank than the deck holds) or r is NULL / unknown. */
 int cb_min_hands(const cb_rules *r, cb_counts hand);
 
 /* ---- settlement ---- */

@@ -99,6 +99,8 @@ $(SHIM_LIB): $(SHIM_OBJ) $(CORE_LIB)
 $(CLI_BIN): $(CLI_OBJ) $(SHIM_LIB) $(CORE_LIB)
 	$(CC) -o $@ $(CLI_OBJ) -L$(B) -lcardbot-shim -Wl,-rpath,'$$ORIGIN' $(CORE_LIB) $(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
 
+# Keep intermediate objects (plugin and test-support .o) so a rebuild reuses them.
+.SECONDARY:
 .SECONDEXPANSION:
 $(B)/plugins/%.so: $$(addprefix $(B)/,$$(subst .c,.o,$$(wildcard plugin/$$*/*.c))) $(COMMON_OBJ) $(CORE_LIB)
 	@mkdir -p $(dir $@)

@@ -8,7 +8,11 @@
  *
  * In-process isolation cannot preempt a plugin: an answer that arrives after the budget is
  * counted CB_FB_LATE but still used when it is legal (asking a fallback then would only be
- * later still). The process isolation mode, when it exists, will enforce the deadline.
+ * later still). Process isolation (shim_process.c) enforces the deadline: each instance —
+ * the seats' and the fallback's — is a forked worker; one that gives no reply by the budget
+ * plus a margin is killed (CB_FB_LATE, no answer: the fallback chain answers), one that dies
+ * counts CB_FB_CRASHED; either is restarted at a later decision. A reply that came after the
+ * budget but inside the margin is used like a late in-process answer.
  *
  * Reload (nginx style): the whole new config is built first — every plugin loaded, every
  * strategy's parameters checked — and the old one stays if anything fails. A successful
@@ -18,6 +22,7 @@
  * the rules: hosts keep the cb_shim_rules pointer for the shim's whole life.
  */
 #include "shim_int.h"
+#include "shim_process.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -30,7 +35,8 @@
 
 typedef struct table_seat {
     int strat;       /* index in conf->strat, -1 = none */
-    void *inst;      /* NULL: no strategy, or its create() failed on a reload switch */
+    void *inst;      /* NULL: no strategy, or its create() failed on a reload switch;
+                      * under process isolation a shim_worker * (see inst_new) */
     void *fb_inst;   /* the fallback strategy's instance for this seat, created lazily */
     bool fb_tried;
     shim_slot *slot; /* the seat strategy's counters */
@@ -206,6 +212,25 @@ int cb_shim_stats(cb_shim *s, cb_strategy_stats *out, int cap)
     return n;
 }
 
+/* ---- instances: the plugin's own, or (process isolation) a worker holding it ---- */
+
+static void *inst_new(const shim_conf *c, int s, char *err, size_t errlen)
+{
+    if (c->isolation == SHIM_ISO_PROCESS)
+        return shim_worker_new(c, s, err, errlen);
+    return shim_strategy_create(c, s, err, errlen);
+}
+
+static void inst_free(const shim_conf *c, int s, void *inst)
+{
+    if (!inst)
+        return;
+    if (c->isolation == SHIM_ISO_PROCESS)
+        shim_worker_free(inst);
+    else
+        c->strat[s].plugin->bot->destroy(inst);
+}
+
 /* ---- tables ---- */
 
 static shim_slot *slot_for(cb_table *t, const char *name)
@@ -250,10 +275,8 @@ static void table_destroy_instances(cb_table *t)
 {
     for (int i = 0; i < t->nseats; i++) {
         table_seat *ts = &t->seat[i];
-        if (ts->inst)
-            t->conf->strat[ts->strat].plugin->bot->destroy(ts->inst);
-        if (ts->fb_inst)
-            t->conf->strat[t->conf->fallback].plugin->bot->destroy(ts->fb_inst);
+        inst_free(t->conf, ts->strat, ts->inst);
+        inst_free(t->conf, t->conf->fallback, ts->fb_inst);
         ts->inst = ts->fb_inst = NULL;
         ts->fb_tried = false;
     }
@@ -265,7 +288,7 @@ static int table_create_instances(cb_table *t, char *err, size_t errlen)
         table_seat *ts = &t->seat[i];
         if (ts->strat < 0)
             continue;
-        ts->inst = shim_strategy_create(t->conf, ts->strat, err, errlen);
+        ts->inst = inst_new(t->conf, ts->strat, err, errlen);
         if (!ts->inst)
             return -1;
     }
@@ -346,7 +369,7 @@ static void table_refresh(cb_table *t)
     for (int i = 0; i < t->nseats; i++) {
         table_seat *ts = &t->seat[i];
         if (ts->strat >= 0)
-            ts->inst = shim_strategy_create(t->conf, ts->strat, NULL, 0);
+            ts->inst = inst_new(t->conf, ts->strat, NULL, 0);
     }
 }
 
@@ -362,15 +385,30 @@ static void dec_init(cb_decision *d)
     d->minhands_before = d->minhands_after = -1;
 }
 
-/* Ask one instance and judge the answer: CB_OK, CB_FB_FAILED, CB_FB_ILLEGAL or CB_FB_LATE. */
-static int ask(const cb_bot *bot, void *inst, const cb_view *v, const shim_play_check *pc,
-               cb_decision *d, uint64_t *ns, char *why, size_t whylen)
+/* Ask strategy s's instance and judge the answer: CB_OK, CB_FB_FAILED, CB_FB_ILLEGAL or
+ * CB_FB_LATE, and under process isolation CB_FB_CRASHED / CB_FB_NO_PLUGIN. *answered says
+ * whether d holds a legal answer of the plugin's (CB_OK, and a CB_FB_LATE that did reply). */
+static int ask(const shim_conf *c, int s, void *inst, const cb_view *v, const shim_play_check *pc,
+               cb_decision *d, uint64_t *ns, char *why, size_t whylen, bool *answered)
 {
+    const cb_bot *bot = c->strat[s].plugin->bot;
     decide_fn fn = pc ? bot->decide_play : bot->decide_bid;
+    *answered = false;
     dec_init(d);
-    uint64_t t0 = now_ns();
-    int rc = fn ? fn(inst, v, d) : -1;
-    *ns = now_ns() - t0;
+    int rc = -1;
+    if (!fn) {
+        *ns = 0;
+    } else if (c->isolation == SHIM_ISO_PROCESS) {
+        int wr = shim_worker_decide(inst, v, pc ? CB_PHASE_PLAY : CB_PHASE_BID, d, &rc, ns, why, whylen);
+        if (wr != CB_OK) {
+            dec_init(d);
+            return wr;
+        }
+    } else {
+        uint64_t t0 = now_ns();
+        rc = fn(inst, v, d);
+        *ns = now_ns() - t0;
+    }
     d->struct_size = sizeof *d;
     d->explain[sizeof d->explain - 1] = '\0';
     d->flags &= ~(uint32_t)CB_DEC_FALLBACK; /* only the shim says so */
@@ -391,6 +429,7 @@ static int ask(const cb_bot *bot, void *inst, const cb_view *v, const shim_play_
         if (!shim_bid_ok(v, d->bid, why, whylen))
             return CB_FB_ILLEGAL;
     }
+    *answered = true;
     if (*ns > (uint64_t)v->budget_ms * 1000000u) {
         snprintf(why, whylen, "%.1f ms, budget %u ms", (double)*ns / 1e6, (unsigned)v->budget_ms);
         return CB_FB_LATE;
@@ -428,15 +467,16 @@ static int decide(cb_table *t, const cb_view *view, cb_decision *out, int phase)
     char why[96] = "";
     uint64_t ns = 0;
     int reason;
+    bool answered = false;
     if (!ts->inst) {
         reason = CB_FB_NO_PLUGIN;
         snprintf(why, sizeof why, ts->strat < 0 ? "no strategy at seat %d" : "no instance at seat %d",
                  v.seat);
     } else {
-        reason = ask(c->strat[ts->strat].plugin->bot, ts->inst, &v, ppc, &d, &ns, why, sizeof why);
+        reason = ask(c, ts->strat, ts->inst, &v, ppc, &d, &ns, why, sizeof why, &answered);
     }
     shim_slot_record(ts->slot, ns, reason);
-    if (reason == CB_OK || reason == CB_FB_LATE) {
+    if (answered) {
         *out = d;
         return reason;
     }
@@ -446,16 +486,16 @@ static int decide(cb_table *t, const cb_view *view, cb_decision *out, int phase)
     if (c->fallback >= 0 && c->fallback != ts->strat) {
         if (!ts->fb_inst && !ts->fb_tried) {
             ts->fb_tried = true;
-            ts->fb_inst = shim_strategy_create(c, c->fallback, NULL, 0);
+            ts->fb_inst = inst_new(c, c->fallback, NULL, 0);
         }
         if (ts->fb_inst) {
             char fwhy[96] = "";
             uint64_t fns = 0;
             cb_decision fd;
-            int fr = ask(c->strat[c->fallback].plugin->bot, ts->fb_inst, &v, ppc, &fd, &fns,
-                         fwhy, sizeof fwhy);
+            bool fans = false;
+            int fr = ask(c, c->fallback, ts->fb_inst, &v, ppc, &fd, &fns, fwhy, sizeof fwhy, &fans);
             shim_slot_record(t->fb_slot, fns, fr);
-            if (fr == CB_OK || fr == CB_FB_LATE) {
+            if (fans) {
                 d = fd;
                 done = true;
                 by = c->strat[c->fallback].name;

@@ -2,7 +2,8 @@
  *
  *   [shim]            plugin_dir (relative: to the config file's directory; default: the
  *                     directory of libcardbot-shim.so + "/plugins"), fallback (a strategy
- *                     name), budget_ms (default 1000), isolation (inproc)
+ *                     name), budget_ms (default 1000), isolation (inproc, the default: direct
+ *                     calls; process: each instance in a forked worker, shim_process.c)
  *   [game]            rules = pdk16 | pdk15 | guanpai | ddz
  *   [rules]           flag overrides, each passed to cb_rules_set
  *   [strategy.NAME]   plugin = base name (plugin_dir/NAME.so) or a path with a '/'; every
@@ -17,6 +18,7 @@
  * creating one instance and destroying it again.
  */
 #include "shim_int.h"
+#include "shim_process.h"
 
 #include <dlfcn.h>
 #include <stdarg.h>
@@ -172,11 +174,11 @@ static int load_shim_group(GKeyFile *kf, shim_conf *c, char **plugin_dir, char *
             }
         } else if (strcmp(k, "isolation") == 0) {
             if (strcmp(v, "process") == 0) {
-                conf_err(err, errlen, c->file, g, k,
-                         "isolation 'process' is not available yet (only 'inproc')");
-                rc = -1;
-            } else if (strcmp(v, "inproc") != 0) {
-                conf_err(err, errlen, c->file, g, k, "unknown isolation '%s' (inproc)", v);
+                c->isolation = SHIM_ISO_PROCESS;
+            } else if (strcmp(v, "inproc") == 0) {
+                c->isolation = SHIM_ISO_INPROC;
+            } else {
+                conf_err(err, errlen, c->file, g, k, "unknown isolation '%s' (inproc, process)", v);
                 rc = -1;
             }
         } else {
@@ -326,7 +328,10 @@ static int load_strategy(GKeyFile *kf, shim_conf *c, const char *group, const ch
     s->plugin = p;
     c->nstrat++;
 
-    /* create one instance to check the parameters, as a table would */
+    /* create one instance to check the parameters, as a table would (in a worker under
+     * process isolation: a create() that crashes must not take the host down either) */
+    if (c->isolation == SHIM_ISO_PROCESS)
+        return shim_worker_check(c, c->nstrat - 1, err, errlen);
     void *inst = shim_strategy_create(c, c->nstrat - 1, err, errlen);
     if (!inst)
         return -1;

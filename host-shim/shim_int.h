@@ -4,6 +4,7 @@
  *   shim_loader.c    dlopen a plugin and check its entry point, ABI major and struct size
  *   shim_validate.c  check a host's view, a plugin's answer, and the rules-only safe answer
  *   shim_stats.c     per-table statistics slots and the shim's merged totals
+ *   shim_process.c   isolation = process: a forked worker per instance (shim_process.h)
  *   shim.c           the public API of shim.h: open, reload, tables, decisions
  *
  * Ownership: a shim_conf owns its plugins (dlopen handles) and strategies. The shim holds a
@@ -53,11 +54,15 @@ typedef struct shim_strategy {
     char **strs;         /* storage of the params' keys and values */
 } shim_strategy;
 
+/* [shim] isolation */
+enum { SHIM_ISO_INPROC = 0, SHIM_ISO_PROCESS = 1 };
+
 typedef struct shim_conf {
     atomic_int refs;
     char *file;                /* the config path as the host gave it (for messages) */
     cb_rules rules;
     uint32_t budget_ms;
+    int isolation;             /* SHIM_ISO_*: how this conf's instances run */
     int fallback;              /* strategy index, -1 = none */
     int seats[CB_MAX_SEATS];   /* strategy index, -1 = no strategy */
     GHashTable *tables;        /* table id -> int[CB_MAX_SEATS] (-2 = use [seats]) */

@@ -323,7 +323,7 @@ static void test_config_errors(void **state)
         { "[game]\nrules = pdk16\n[rules]\nno_such_flag = 1\n", { "[rules] no_such_flag" } },
         { "[game]\nrules = pdk16\n[shim]\nbudget_ms = soon\n", { "[shim] budget_ms", "soon" } },
         { "[game]\nrules = pdk16\n[shim]\nbudget_ms = 0\n", { "[shim] budget_ms", "bad value" } },
-        { "[game]\nrules = pdk16\n[shim]\nisolation = process\n", { "[shim] isolation", "inproc" } },
+        { "[game]\nrules = pdk16\n[shim]\nisolation = Process\n", { "[shim] isolation", "(inproc, process)" } },
         { "[game]\nrules = pdk16\n[shim]\nisolation = vm\n", { "[shim] isolation", "'vm'" } },
         { "[game]\nrules = pdk16\n[shim]\nfallback = nobody\n", { "[shim] fallback", "unknown strategy 'nobody'" } },
         { "[game]\nrules = pdk16\n[strategy.lo]\nplugin = lowest\n[seats]\n1 = foo\n",

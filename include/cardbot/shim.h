@@ -25,14 +25,16 @@ typedef struct cb_table cb_table;
  * One exception, CB_FB_LATE: in-process (isolation = inproc) the shim cannot preempt a
  * plugin, so an answer that came after the budget but is legal is still used — it is the
  * strategy's own answer, CB_DEC_FALLBACK stays clear, and the lateness is counted. An answer
- * that is late and wrong counts as its wrongness (CB_FB_ILLEGAL / CB_FB_FAILED). */
+ * that is late and wrong counts as its wrongness (CB_FB_ILLEGAL / CB_FB_FAILED). Under
+ * isolation = process the worker gets the budget plus a small margin; past that it is killed,
+ * the decision counts CB_FB_LATE and the fallback answers. */
 enum {
     CB_OK = 0,
     CB_FB_ILLEGAL = 1,     /* answer broke the rules (shape, not in hand, does not beat, flags) */
     CB_FB_FAILED = 2,      /* plugin returned an error */
     CB_FB_LATE = 3,        /* answer came after the decision budget */
-    CB_FB_NO_PLUGIN = 4,   /* no strategy / instance for this seat */
-    CB_FB_CRASHED = 5,     /* plugin process died (process isolation) */
+    CB_FB_NO_PLUGIN = 4,   /* no strategy / instance for this seat (process: worker in restart back-off) */
+    CB_FB_CRASHED = 5,     /* plugin worker died or sent a broken reply (process isolation) */
     CB_FB_NREASONS = 6,
     CB_ERR_ARG = -1,       /* NULL or inconsistent arguments */
     CB_ERR_VIEW = -2,      /* the view is malformed (sizes, seat, hand vs cards_left, phase) */

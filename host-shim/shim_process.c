@@ -1,0 +1,709 @@
+/* cardbot shim — process isolation: one forked worker per plugin instance.
+ *
+ * Why fork and not exec a helper: the plugin is already dlopen'd and checked in the host, and
+ * the child needs nothing but that code, the strategy's parameters and a socket, all of which
+ * fork copies. The child runs no host code after fork beyond this file's loop: it resets
+ * caught signals to their defaults (as exec would: a host's handler must not run in a worker;
+ * under ASan this also makes a crashing plugin die of its signal instead of ASan's report),
+ * drops the host's unflushed stdio buffers (so a plugin that calls exit() cannot print the
+ * host's pending output twice), closes every inherited descriptor but its socket and 0..2,
+ * and always leaves with _exit (no host atexit handlers). glibc's fork makes malloc and stdio
+ * usable in the child of a threaded host; the child takes none of the shim's locks (for what
+ * other runtimes do not make safe, ASan's allocator among them, see worker_start).
+ *
+ * The wire (shim_process.h): a SOCK_STREAM socketpair, frames of a header plus payload. The
+ * parent's end is non-blocking; every write and read waits with ppoll() against the decision's
+ * deadline = budget_ms + a margin (10 ms + budget/20, cutechess's "time left + margin"), and
+ * against the worker's pidfd, so a death is seen even if its socket end leaked somewhere.
+ *
+ * SIGPIPE: the host's signal dispositions and masks are never touched. Every write on the
+ * socket is send(..., MSG_NOSIGNAL), in both processes, so a dead peer is an EPIPE, not a
+ * signal.
+ *
+ * Faults (per worker, one thread at a time: a table is used by one thread at a time):
+ *   no reply by the deadline    SIGKILL + waitpid, CB_FB_LATE, no answer (the fallback answers)
+ *   EOF / death / broken frame  reap (SIGKILL first when alive), CB_FB_CRASHED, the fallback
+ *   a reply with an older seq   a stale answer: read and dropped, the wait goes on
+ * A worker that is gone is restarted (fork + create again) at the seat's next decision. If it
+ * keeps failing — k failures with no decision served in between — the next restart waits
+ * for 2^(k-2) decisions (capped at SHIM_MAX_SKIP), answered by the fallback and counted
+ * CB_FB_NO_PLUGIN: collectd's doubling back-off, counted in decisions rather than seconds so a
+ * match replays the same way whatever the machine's speed. One decision served resets it.
+ *
+ * Ending a worker (cb_table_free, reload switch): shut the socket for writing -> the child
+ * reads EOF, destroys its instance and exits; after a grace of SHIM_GRACE_MS it is SIGKILLed
+ * in any case; then waitpid. The child also has a watchdog thread that exits the process when
+ * the host's end goes away, so a worker spinning in a plugin loop never outlives a host that
+ * died without cleaning up. Signals go through the pidfd when the kernel has one (no pid-reuse
+ * race), else kill(); a host must not reap the shim's children itself (SIGCHLD = SIG_IGN or a
+ * waitpid(-1) loop): the shim copes (ECHILD) but loses the exit status.
+ *
+ * What the host sees besides answers: its workers are its children (named "cbw-STRATEGY" in
+ * ps), so their exits raise SIGCHLD in it (a host that handles SIGCHLD sees them; with the
+ * default disposition nothing happens). The times counted in cb_shim_stats are round trips as
+ * the host waits them, a restart's fork and create() excluded (the host does wait for those:
+ * a restart happens inside the decision that needs it). After a worker is killed for being
+ * late, the fallback is asked with the same budget, so such a decision can take up to twice
+ * the budget plus the margin. A leaking plugin grows only its worker; no memory limit is set.
+ */
+#include "shim_int.h"
+#include "shim_process.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdio_ext.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SHIM_START_MS 10000u  /* create() in a new worker, hello included */
+#define SHIM_GRACE_MS 200u    /* a stopping worker's time to exit on its own */
+#define SHIM_REAP_MS 100u     /* after EOF: time for the worker to finish dying */
+#define SHIM_MAX_SKIP 1024u   /* back-off cap, in decisions */
+#define SHIM_MAX_FRAME (1u << 30)
+#define SHIM_BUF_INIT 8192u   /* request buffer: a whole game's history fits */
+
+struct shim_worker {
+    const shim_conf *conf; /* borrowed: the table holds a reference */
+    int strat;
+    pid_t pid;             /* -1: no process */
+    int fd;                /* our socket end, non-blocking; -1 none */
+    int pidfd;             /* -1 when the kernel has none */
+    uint64_t seq;
+    unsigned fails;        /* failures since the last decision served */
+    unsigned skip;         /* decisions to let pass before the next restart */
+    unsigned char *buf;    /* request frame */
+    size_t cap;
+};
+
+enum { IO_OK = 0, IO_TIMEOUT, IO_DEAD, IO_PROTO };
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t margin_ms(uint32_t budget_ms)
+{
+    return 10u + budget_ms / 20u;
+}
+
+static const char *sig_name(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGABRT: return "SIGABRT";
+    case SIGKILL: return "SIGKILL";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGTERM: return "SIGTERM";
+    case SIGINT: return "SIGINT";
+    case SIGPIPE: return "SIGPIPE";
+    case SIGXCPU: return "SIGXCPU";
+    default: return "signal";
+    }
+}
+
+/* ================================ the worker (child) ================================ */
+
+static int child_read(int fd, void *p, size_t n)
+{
+    unsigned char *b = p;
+    while (n > 0) {
+        ssize_t k = recv(fd, b, n, 0);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        b += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+static int child_write(int fd, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    while (n > 0) {
+        ssize_t k = send(fd, b, n, MSG_NOSIGNAL);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        b += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+/* Exits the worker as soon as the host's end of the socket goes away, whatever the plugin is
+ * doing in the main thread. */
+static void *child_watchdog(void *arg)
+{
+    int fd = (int)(intptr_t)arg;
+    for (;;) {
+        struct pollfd p = { fd, POLLRDHUP, 0 };
+        int r = poll(&p, 1, -1);
+        if (r > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)))
+            _exit(0);
+    }
+    return NULL;
+}
+
+/* Make the child look like a freshly exec'd helper as far as the host's state goes. */
+static int child_isolate(int fd)
+{
+    for (int sig = 1; sig < NSIG; sig++) {
+        struct sigaction sa;
+        if (sig == SIGKILL || sig == SIGSTOP || sigaction(sig, NULL, &sa) != 0)
+            continue;
+        bool caught = (sa.sa_flags & SA_SIGINFO) ? sa.sa_sigaction != NULL
+                                                 : sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN;
+        if (caught) {
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = SIG_DFL;
+            sigemptyset(&sa.sa_mask);
+            sigaction(sig, &sa, NULL);
+        }
+    }
+    __fpurge(stdout);
+    __fpurge(stderr);
+    /* our socket at 3, everything above closed (other workers' ends among them: a worker
+     * must not keep another one's socket alive, or that one's death would go unseen) */
+    if (fd != 3) {
+        if (dup2(fd, 3) != 3)
+            return -1;
+        if (fd > 3)
+            close(fd);
+    }
+    if (close_range(4, ~0u, 0) != 0) {
+        struct rlimit rl;
+        rlim_t top = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY
+                         ? rl.rlim_cur : 65536;
+        if (top > 65536)
+            top = 65536;
+        for (int i = 4; i < (int)top; i++)
+            close(i);
+    }
+    return 3;
+}
+
+static void dec_init(cb_decision *d)
+{
+    memset(d, 0, sizeof *d);
+    d->struct_size = sizeof *d;
+    d->value = NAN;
+    d->minhands_before = d->minhands_after = -1;
+}
+
+/* buf, cap: the request buffer, allocated by the parent before fork (see worker_start). */
+__attribute__((noreturn))
+static void child_main(const shim_conf *c, int s, int fd0, unsigned char *buf, size_t cap)
+{
+    const shim_strategy *st = &c->strat[s];
+    const cb_bot *bot = st->plugin->bot;
+    int fd = child_isolate(fd0);
+    if (fd < 0)
+        _exit(4);
+    char name[16];
+    snprintf(name, sizeof name, "cbw-%s", st->name);
+    prctl(PR_SET_NAME, name, 0, 0, 0);
+    pthread_t wd;
+    pthread_attr_t at;
+    if (pthread_attr_init(&at) == 0) {
+        pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+        (void)pthread_create(&wd, &at, child_watchdog, (void *)(intptr_t)fd);
+        pthread_attr_destroy(&at);
+    }
+
+    struct {
+        shim_wire_hdr h;
+        shim_wire_hello m;
+    } hello;
+    memset(&hello, 0, sizeof hello);
+    hello.h = (shim_wire_hdr){ SHIM_WIRE_MAGIC, SHIM_WIRE_HELLO, 0, sizeof hello.m, 0 };
+    hello.m.pid = (int32_t)getpid();
+    void *inst = bot->create(st->params, st->nparams, hello.m.err, sizeof hello.m.err);
+    hello.m.err[sizeof hello.m.err - 1] = '\0';
+    hello.m.ok = inst != NULL;
+    if (child_write(fd, &hello, sizeof hello) != 0 || !inst)
+        _exit(0);
+
+    for (;;) {
+        shim_wire_hdr h;
+        if (child_read(fd, &h, sizeof h) != 0)
+            break; /* the host closed: we are done */
+        if (h.magic != SHIM_WIRE_MAGIC || (h.type != SHIM_WIRE_BID && h.type != SHIM_WIRE_PLAY) ||
+            h.len < sizeof(shim_wire_req) || h.len > SHIM_MAX_FRAME ||
+            (h.len - sizeof(shim_wire_req)) % sizeof(cb_play_rec) != 0)
+            _exit(2);
+        if (h.len > cap) {
+            unsigned char *nb = realloc(buf, h.len);
+            if (!nb)
+                _exit(3);
+            buf = nb;
+            cap = h.len;
+        }
+        if (child_read(fd, buf, h.len) != 0)
+            break;
+        shim_wire_req *rq = (shim_wire_req *)buf;
+        cb_view v = rq->view;
+        size_t nh = (h.len - sizeof(shim_wire_req)) / sizeof(cb_play_rec);
+        if ((size_t)v.nhistory != nh)
+            _exit(2);
+        v.rules = &rq->rules;
+        v.history = nh ? (const cb_play_rec *)(buf + sizeof(shim_wire_req)) : NULL;
+
+        struct {
+            shim_wire_hdr h;
+            shim_wire_rep r;
+        } rep;
+        memset(&rep, 0, sizeof rep);
+        rep.h = (shim_wire_hdr){ SHIM_WIRE_MAGIC, SHIM_WIRE_DECISION, h.seq, sizeof rep.r, 0 };
+        dec_init(&rep.r.dec);
+        int (*fn)(void *, const cb_view *, cb_decision *) =
+            h.type == SHIM_WIRE_PLAY ? bot->decide_play : bot->decide_bid;
+        uint64_t t0 = now_ns();
+        rep.r.rc = fn ? fn(inst, &v, &rep.r.dec) : -1;
+        rep.r.ns = now_ns() - t0;
+        if (child_write(fd, &rep, sizeof rep) != 0)
+            break;
+    }
+    bot->destroy(inst);
+    _exit(0);
+}
+
+/* ================================ the host (parent) ================================ */
+
+/* -DSHIM_NO_PIDFD builds the path for kernels without pidfds (before Linux 5.3), to test it */
+#ifdef SHIM_NO_PIDFD
+#undef SYS_pidfd_open
+#undef SYS_pidfd_send_signal
+#endif
+
+static int pidfd_of(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+    int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+    if (fd >= 0)
+        fcntl(fd, F_SETFD, FD_CLOEXEC);
+    return fd;
+#else
+    (void)pid;
+    return -1;
+#endif
+}
+
+static void send_kill(const shim_worker *w)
+{
+#ifdef SYS_pidfd_send_signal
+    if (w->pidfd >= 0 && syscall(SYS_pidfd_send_signal, w->pidfd, SIGKILL, NULL, 0) == 0)
+        return;
+    if (w->pidfd >= 0 && errno == ESRCH)
+        return; /* already gone (a zombie still takes the signal; gone means reaped) */
+#endif
+    kill(w->pid, SIGKILL);
+}
+
+/* Wait up to ms for the worker to exit (not reaping it). True when it has. */
+static bool wait_exit(const shim_worker *w, unsigned ms)
+{
+    if (w->pidfd >= 0) {
+        struct pollfd p = { w->pidfd, POLLIN, 0 };
+        uint64_t end = now_ns() + (uint64_t)ms * 1000000u;
+        for (;;) {
+            uint64_t t = now_ns();
+            int left = t >= end ? 0 : (int)((end - t + 999999u) / 1000000u);
+            int r = poll(&p, 1, left);
+            if (r > 0)
+                return true;
+            if (r == 0 || (r < 0 && errno != EINTR))
+                return false;
+        }
+    }
+    siginfo_t si;
+    for (unsigned i = 0; i <= ms * 4; i++) {
+        memset(&si, 0, sizeof si);
+        if (waitid(P_PID, (id_t)w->pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0)
+            return errno == ECHILD;
+        if (si.si_pid == w->pid)
+            return true;
+        struct timespec ts = { 0, 250000 };
+        nanosleep(&ts, NULL);
+    }
+    return false;
+}
+
+/* Reap the worker (SIGKILL first unless it is known to have exited), close its descriptors,
+ * describe how it ended in what (may be NULL). */
+static void worker_end(shim_worker *w, bool exited, char *what, size_t whatlen)
+{
+    if (w->pid > 0) {
+        if (!exited)
+            send_kill(w);
+        int st = 0;
+        pid_t r;
+        do
+            r = waitpid(w->pid, &st, 0);
+        while (r < 0 && errno == EINTR);
+        if (what && whatlen) {
+            if (r != w->pid)
+                snprintf(what, whatlen, "exit status unknown (reaped elsewhere)");
+            else if (WIFSIGNALED(st))
+                snprintf(what, whatlen, "%s (%d)", sig_name(WTERMSIG(st)), WTERMSIG(st));
+            else if (WIFEXITED(st))
+                snprintf(what, whatlen, "exit %d", WEXITSTATUS(st));
+            else
+                snprintf(what, whatlen, "status 0x%x", (unsigned)st);
+        }
+    }
+    if (w->fd >= 0)
+        close(w->fd);
+    if (w->pidfd >= 0)
+        close(w->pidfd);
+    w->pid = -1;
+    w->fd = w->pidfd = -1;
+}
+
+/* Send n bytes before the deadline. */
+static int io_write(shim_worker *w, const void *p, size_t n, uint64_t deadline)
+{
+    const unsigned char *b = p;
+    while (n > 0) {
+        ssize_t k = send(w->fd, b, n, MSG_NOSIGNAL);
+        if (k > 0) {
+            b += k;
+            n -= (size_t)k;
+            continue;
+        }
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+            return IO_DEAD; /* EPIPE, ECONNRESET: the worker is gone */
+        uint64_t t = now_ns();
+        if (t >= deadline)
+            return IO_TIMEOUT;
+        struct timespec ts = { (time_t)((deadline - t) / 1000000000u), (long)((deadline - t) % 1000000000u) };
+        struct pollfd pf[2] = { { w->fd, POLLOUT, 0 }, { w->pidfd, POLLIN, 0 } };
+        int r = ppoll(pf, w->pidfd >= 0 ? 2 : 1, &ts, NULL);
+        if (r < 0 && errno != EINTR)
+            return IO_DEAD;
+        if (r > 0 && !(pf[0].revents & (POLLOUT | POLLERR | POLLHUP)) && (pf[1].revents & POLLIN))
+            return IO_DEAD;
+    }
+    return IO_OK;
+}
+
+/* Read n bytes before the deadline. A worker that exited with the bytes still unsent is dead;
+ * bytes it sent before dying are still read. */
+static int io_read(shim_worker *w, void *p, size_t n, uint64_t deadline)
+{
+    unsigned char *b = p;
+    while (n > 0) {
+        ssize_t k = recv(w->fd, b, n, 0);
+        if (k > 0) {
+            b += k;
+            n -= (size_t)k;
+            continue;
+        }
+        if (k == 0)
+            return IO_DEAD; /* EOF */
+        if (errno == EINTR)
+            continue;
+        if (errno != EAGAIN && errno != EWOULDBLOCK)
+            return IO_DEAD;
+        uint64_t t = now_ns();
+        if (t >= deadline)
+            return IO_TIMEOUT;
+        struct timespec ts = { (time_t)((deadline - t) / 1000000000u), (long)((deadline - t) % 1000000000u) };
+        struct pollfd pf[2] = { { w->fd, POLLIN, 0 }, { w->pidfd, POLLIN, 0 } };
+        int r = ppoll(pf, w->pidfd >= 0 ? 2 : 1, &ts, NULL);
+        if (r < 0 && errno != EINTR)
+            return IO_DEAD;
+        if (r > 0 && !(pf[0].revents & (POLLIN | POLLERR | POLLHUP)) && (pf[1].revents & POLLIN)) {
+            /* exited: take what it sent before, then EOF */
+            k = recv(w->fd, b, n, 0);
+            if (k <= 0)
+                return IO_DEAD;
+            b += k;
+            n -= (size_t)k;
+        }
+    }
+    return IO_OK;
+}
+
+/* Read one frame of type type whose payload is exactly len bytes into payload. */
+static int read_frame(shim_worker *w, uint32_t type, shim_wire_hdr *h, void *payload, size_t len,
+                      uint64_t deadline, char *why, size_t whylen)
+{
+    int r = io_read(w, h, sizeof *h, deadline);
+    if (r != IO_OK)
+        return r;
+    if (h->magic != SHIM_WIRE_MAGIC) {
+        snprintf(why, whylen, "bad frame magic 0x%08x", (unsigned)h->magic);
+        return IO_PROTO;
+    }
+    if (h->type != type || h->len != len) {
+        snprintf(why, whylen, "unexpected frame (type %u, %u bytes)", (unsigned)h->type, (unsigned)h->len);
+        return IO_PROTO;
+    }
+    return io_read(w, payload, len, deadline);
+}
+
+__attribute__((format(printf, 5, 6)))
+static void describe_start_error(const shim_conf *c, int s, char *err, size_t errlen,
+                                 const char *fmt, ...)
+{
+    if (!err || !errlen)
+        return;
+    char msg[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(err, errlen, "%s: [%s]: %s", c->file, c->strat[s].group, msg);
+}
+
+/* Fork a worker and wait for its hello. CB_OK, or why not: CB_FB_NO_PLUGIN (create()
+ * refused, or no fork), CB_FB_CRASHED (died or garbled while creating), CB_FB_LATE (create()
+ * took over SHIM_START_MS). Messages as shim_strategy_create's. */
+static int worker_start_once(shim_worker *w, char *err, size_t errlen)
+{
+    const shim_conf *c = w->conf;
+    int s = w->strat;
+    /* the request buffer exists before fork: the child's serving loop then allocates nothing
+     * of its own for any ordinary view (one allocation less that could meet an allocator lock
+     * another host thread held at the fork: see worker_start) */
+    if (w->cap < SHIM_BUF_INIT) {
+        w->buf = g_realloc(w->buf, SHIM_BUF_INIT);
+        w->cap = SHIM_BUF_INIT;
+    }
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+        describe_start_error(c, s, err, errlen, "process isolation: socketpair: %s", strerror(errno));
+        return CB_FB_NO_PLUGIN;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        int e = errno;
+        close(sv[0]);
+        close(sv[1]);
+        describe_start_error(c, s, err, errlen, "process isolation: fork: %s", strerror(e));
+        return CB_FB_NO_PLUGIN;
+    }
+    if (pid == 0) {
+        close(sv[0]);
+        child_main(c, s, sv[1], w->buf, w->cap);
+    }
+    close(sv[1]);
+    w->pid = pid;
+    w->fd = sv[0];
+    w->pidfd = pidfd_of(pid);
+    fcntl(w->fd, F_SETFL, fcntl(w->fd, F_GETFL) | O_NONBLOCK);
+
+    shim_wire_hdr h;
+    shim_wire_hello m;
+    char why[160] = "";
+    uint64_t deadline = now_ns() + (uint64_t)SHIM_START_MS * 1000000u;
+    int r = read_frame(w, SHIM_WIRE_HELLO, &h, &m, sizeof m, deadline, why, sizeof why);
+    if (r == IO_OK && h.seq != 0) {
+        snprintf(why, sizeof why, "hello with seq %llu", (unsigned long long)h.seq);
+        r = IO_PROTO;
+    }
+    if (r == IO_OK && m.ok)
+        return CB_OK; /* w->seq goes on across restarts: a restarted worker never sees an old seq */
+    char what[64] = "";
+    if (r == IO_OK) { /* create() refused: the child exits by itself */
+        m.err[sizeof m.err - 1] = '\0';
+        worker_end(w, wait_exit(w, SHIM_GRACE_MS), NULL, 0);
+        if (m.err[0])
+            describe_start_error(c, s, err, errlen, "%s", m.err);
+        else
+            describe_start_error(c, s, err, errlen, "%s: create() failed without a message",
+                                 c->strat[s].plugin->bot->name ? c->strat[s].plugin->bot->name : "plugin");
+        return CB_FB_NO_PLUGIN;
+    }
+    if (r == IO_TIMEOUT) {
+        worker_end(w, false, NULL, 0);
+        describe_start_error(c, s, err, errlen, "create() took over %u ms in its worker: killed",
+                             SHIM_START_MS);
+        return CB_FB_LATE;
+    }
+    if (r == IO_PROTO) {
+        worker_end(w, false, NULL, 0);
+        describe_start_error(c, s, err, errlen, "the worker broke the protocol while creating the instance (%s): killed", why);
+        return CB_FB_CRASHED;
+    }
+    worker_end(w, wait_exit(w, SHIM_REAP_MS), what, sizeof what);
+    describe_start_error(c, s, err, errlen, "the worker died while creating the instance (%s)", what);
+    return CB_FB_CRASHED;
+}
+
+/* A start whose create() gave no hello in time is tried once more before it counts. Why: in a
+ * threaded host a fork may copy a lock another thread held at that instant, and the child then
+ * waits for it forever at its first use. glibc's fork makes its own malloc and stdio safe, so
+ * a plain build meets this only through a lock of some other library; but GCC 12's ASan
+ * allocator does not lock itself around fork (newer sanitizer runtimes do), so an ASan build
+ * of a threaded host can hang a new worker in malloc. A second fork, at another instant, does
+ * not meet the same held lock. A worker that hangs later, in a decision, is killed at the
+ * deadline and restarted like any hung plugin. (An exec'd helper would avoid this for good,
+ * at the price of a separate executable to install next to the library.) */
+static int worker_start(shim_worker *w, char *err, size_t errlen)
+{
+    int r = worker_start_once(w, err, errlen);
+    if (r == CB_FB_LATE)
+        r = worker_start_once(w, err, errlen);
+    return r;
+}
+
+shim_worker *shim_worker_new(const shim_conf *c, int s, char *err, size_t errlen)
+{
+    shim_worker *w = g_new0(shim_worker, 1);
+    w->conf = c;
+    w->strat = s;
+    w->pid = -1;
+    w->fd = w->pidfd = -1;
+    if (worker_start(w, err, errlen) != CB_OK) {
+        g_free(w->buf);
+        g_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+void shim_worker_free(shim_worker *w)
+{
+    if (!w)
+        return;
+    if (w->pid > 0) {
+        /* EOF to the child: it destroys its instance and exits; SIGKILL after the grace */
+        shutdown(w->fd, SHUT_WR);
+        worker_end(w, wait_exit(w, SHIM_GRACE_MS), NULL, 0);
+    }
+    g_free(w->buf);
+    g_free(w);
+}
+
+int shim_worker_check(const shim_conf *c, int s, char *err, size_t errlen)
+{
+    shim_worker *w = shim_worker_new(c, s, err, errlen);
+    if (!w)
+        return -1;
+    shim_worker_free(w);
+    return 0;
+}
+
+/* One more failure in a row: when may the next restart happen? */
+static void back_off(shim_worker *w)
+{
+    w->fails++;
+    unsigned sh = w->fails >= 2 ? w->fails - 2 : 0;
+    w->skip = w->fails < 2 ? 0 : sh >= 10 ? SHIM_MAX_SKIP : (1u << sh);
+    if (w->skip > SHIM_MAX_SKIP)
+        w->skip = SHIM_MAX_SKIP;
+}
+
+int shim_worker_decide(shim_worker *w, const cb_view *v, int phase, cb_decision *d, int *prc,
+                       uint64_t *ns, char *why, size_t whylen)
+{
+    *ns = 0;
+    *prc = 0;
+    if (w->pid < 0) {
+        if (w->skip > 0) {
+            w->skip--;
+            snprintf(why, whylen, "worker down after %u failures, restart in %u decisions",
+                     w->fails, w->skip + 1);
+            return CB_FB_NO_PLUGIN;
+        }
+        char err[800];
+        int r = worker_start(w, err, sizeof err);
+        if (r != CB_OK) {
+            back_off(w);
+            /* the message without its "FILE: [strategy.NAME]: " prefix */
+            const char *m = strstr(err, "]: ");
+            snprintf(why, whylen, "restart: %s", m ? m + 3 : err);
+            return r;
+        }
+    }
+
+    size_t nh = v->nhistory > 0 ? (size_t)v->nhistory : 0;
+    size_t len = sizeof(shim_wire_req) + nh * sizeof(cb_play_rec);
+    if (len > SHIM_MAX_FRAME) {
+        snprintf(why, whylen, "view too large for the worker (%zu history entries)", nh);
+        return CB_FB_FAILED;
+    }
+    size_t total = sizeof(shim_wire_hdr) + len;
+    if (total > w->cap) {
+        w->buf = g_realloc(w->buf, total);
+        w->cap = total;
+    }
+    uint64_t seq = ++w->seq;
+    shim_wire_hdr h = { SHIM_WIRE_MAGIC, phase == CB_PHASE_PLAY ? SHIM_WIRE_PLAY : SHIM_WIRE_BID,
+                        seq, (uint32_t)len, 0 };
+    memcpy(w->buf, &h, sizeof h);
+    shim_wire_req *rq = (shim_wire_req *)(w->buf + sizeof h);
+    rq->view = *v;
+    rq->view.rules = NULL;
+    rq->view.history = NULL;
+    rq->rules = *v->rules;
+    if (nh)
+        memcpy(w->buf + sizeof h + sizeof *rq, v->history, nh * sizeof(cb_play_rec));
+
+    uint64_t t0 = now_ns();
+    uint64_t deadline = t0 + ((uint64_t)v->budget_ms + margin_ms(v->budget_ms)) * 1000000u;
+    char pwhy[160] = "";
+    shim_wire_hdr rh;
+    shim_wire_rep rep;
+    int r = io_write(w, w->buf, total, deadline);
+    while (r == IO_OK) {
+        r = read_frame(w, SHIM_WIRE_DECISION, &rh, &rep, sizeof rep, deadline, pwhy, sizeof pwhy);
+        if (r != IO_OK || rh.seq == seq)
+            break;
+        if (rh.seq > seq) {
+            snprintf(pwhy, sizeof pwhy, "reply to request %llu, expected %llu",
+                     (unsigned long long)rh.seq, (unsigned long long)seq);
+            r = IO_PROTO;
+        }
+        /* else a stale reply (an older request's): dropped, keep waiting */
+    }
+    *ns = now_ns() - t0;
+    char what[64] = "";
+    switch (r) {
+    case IO_OK:
+        w->fails = 0;
+        *d = rep.dec;
+        *prc = rep.rc;
+        return CB_OK;
+    case IO_TIMEOUT:
+        worker_end(w, false, NULL, 0);
+        back_off(w);
+        snprintf(why, whylen, "no answer in %u+%u ms, worker killed", (unsigned)v->budget_ms,
+                 (unsigned)margin_ms(v->budget_ms));
+        return CB_FB_LATE;
+    case IO_PROTO:
+        worker_end(w, false, NULL, 0);
+        back_off(w);
+        snprintf(why, whylen, "protocol: %s, worker killed", pwhy);
+        return CB_FB_CRASHED;
+    default:
+        worker_end(w, wait_exit(w, SHIM_REAP_MS), what, sizeof what);
+        back_off(w);
+        snprintf(why, whylen, "worker died: %s", what);
+        return CB_FB_CRASHED;
+    }
+}

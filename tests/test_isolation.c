@@ -1,0 +1,990 @@
+/* cardbot tests — [shim] isolation = process: each plugin instance in a forked worker.
+ *
+ * The shim is loaded from $CB_BUILD (default build/plain) with dlopen, as in test_shim.c, and
+ * seats the fault plugins of tests/plugins/: crash (SIGSEGV), abort (SIGABRT), hang (a busy
+ * loop or pause() forever), slow, garbage (writes behind the shim's back on the worker's
+ * socket). Under process isolation each fault must be replaced by a legal answer — the
+ * fallback strategy's, or the rules-only safe play without one — counted by its reason, with
+ * the host alive, the worker restarted, and the other seats of the table answering.
+ *
+ * crash, abort and hang are never seated in-process here: in-process they would kill or hang
+ * this test, which is exactly what only process isolation contains (test_shim.c covers the
+ * in-process faults that can be survived: illegal, failing, slow). A healthy plugin gives the
+ * same answers in both modes (lowest, and heuristic over whole games). No test leaves a
+ * worker, a zombie or a descriptor behind (counted from /proc).
+ */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include "cardbot/shim.h"
+#include "plugins/tplug.h"
+
+/* ---- the shim's API, resolved from the .so ---- */
+
+typedef struct shim_api {
+    void *dl;
+    cb_shim *(*open)(const char *, char *, size_t);
+    int (*reload)(cb_shim *, char *, size_t);
+    void (*free)(cb_shim *);
+    const cb_rules *(*rules)(const cb_shim *);
+    cb_table *(*table_new)(cb_shim *, const char *, char *, size_t);
+    void (*table_free)(cb_table *);
+    int (*decide_bid)(cb_table *, const cb_view *, cb_decision *);
+    int (*decide_play)(cb_table *, const cb_view *, cb_decision *);
+    int (*stats)(cb_shim *, cb_strategy_stats *, int);
+} shim_api;
+
+typedef struct fx {
+    shim_api api;
+    char *build;   /* absolute $CB_BUILD */
+    char *tplugs;  /* $CB_BUILD/tests/plugins */
+    char *tmp;     /* temp dir for configs */
+    int nfiles;
+} fx;
+
+static int resolve(void *dl, const char *name, void *fnp)
+{
+    void *p = dlsym(dl, name);
+    if (!p) {
+        fprintf(stderr, "test_isolation: %s missing from the shim\n", name);
+        return -1;
+    }
+    memcpy(fnp, &p, sizeof p);
+    return 0;
+}
+
+static int group_setup(void **state)
+{
+    fx *f = calloc(1, sizeof *f);
+    const char *b = getenv("CB_BUILD");
+    char abs[PATH_MAX];
+    if (!realpath(b && *b ? b : "build/plain", abs)) {
+        fprintf(stderr, "test_isolation: no build directory %s\n", b ? b : "build/plain");
+        return -1;
+    }
+    f->build = g_strdup(abs);
+    f->tplugs = g_build_filename(abs, "tests", "plugins", NULL);
+    char *so = g_build_filename(abs, "libcardbot-shim.so", NULL);
+    f->api.dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+    g_free(so);
+    if (!f->api.dl) {
+        fprintf(stderr, "test_isolation: %s\n", dlerror());
+        return -1;
+    }
+    shim_api *a = &f->api;
+    if (resolve(a->dl, "cb_shim_open", &a->open) || resolve(a->dl, "cb_shim_reload", &a->reload) ||
+        resolve(a->dl, "cb_shim_free", &a->free) || resolve(a->dl, "cb_shim_rules", &a->rules) ||
+        resolve(a->dl, "cb_table_new", &a->table_new) ||
+        resolve(a->dl, "cb_table_free", &a->table_free) ||
+        resolve(a->dl, "cb_decide_bid", &a->decide_bid) ||
+        resolve(a->dl, "cb_decide_play", &a->decide_play) || resolve(a->dl, "cb_shim_stats", &a->stats))
+        return -1;
+    f->tmp = g_dir_make_tmp("cbiso-XXXXXX", NULL);
+    if (!f->tmp)
+        return -1;
+    *state = f;
+    return 0;
+}
+
+static int group_teardown(void **state)
+{
+    fx *f = *state;
+    if (!f)
+        return 0;
+    GDir *d = g_dir_open(f->tmp, 0, NULL);
+    const char *n;
+    while (d && (n = g_dir_read_name(d))) {
+        char *p = g_build_filename(f->tmp, n, NULL);
+        g_unlink(p);
+        g_free(p);
+    }
+    if (d)
+        g_dir_close(d);
+    g_rmdir(f->tmp);
+    g_free(f->tmp);
+    g_free(f->tplugs);
+    g_free(f->build);
+    free(f); /* the shim stays loaded: glib keeps process-wide state */
+    return 0;
+}
+
+/* ---- processes and descriptors, from /proc ---- */
+
+static int count_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    assert_non_null(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n - 1; /* the directory's own descriptor */
+}
+
+/* Our child processes (zombies included); with name != NULL only those whose comm is name.
+ * Writes up to cap pids. */
+static int children(const char *name, pid_t *out, int cap)
+{
+    DIR *d = opendir("/proc");
+    assert_non_null(d);
+    int n = 0;
+    struct dirent *e;
+    pid_t me = getpid();
+    while ((e = readdir(d))) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        char path[300], buf[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *fp = fopen(path, "r");
+        if (!fp)
+            continue;
+        size_t k = fread(buf, 1, sizeof buf - 1, fp);
+        fclose(fp);
+        buf[k] = '\0';
+        char *lp = strchr(buf, '('), *rp = strrchr(buf, ')');
+        if (!lp || !rp)
+            continue;
+        char state = 0;
+        int ppid = 0;
+        if (sscanf(rp + 1, " %c %d", &state, &ppid) != 2 || ppid != me)
+            continue;
+        *rp = '\0';
+        if (name && strcmp(lp + 1, name) != 0)
+            continue;
+        if (out && n < cap)
+            out[n] = (pid_t)atoi(e->d_name);
+        n++;
+    }
+    closedir(d);
+    return n;
+}
+
+/* ---- configs ---- */
+
+__attribute__((format(printf, 2, 3)))
+static char *conf_raw(fx *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *body = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    char name[32];
+    snprintf(name, sizeof name, "c%03d.ini", f->nfiles++);
+    char *path = g_build_filename(f->tmp, name, NULL);
+    assert_true(g_file_set_contents(path, body, -1, NULL));
+    g_free(body);
+    return path;
+}
+
+/* [shim] plugin_dir = the test plugins, then the body (GKeyFile merges a second [shim]). */
+#define conf_tp(f, fmt, ...) conf_raw((f), "[shim]\nplugin_dir = %s\n" fmt, (f)->tplugs, ##__VA_ARGS__)
+
+#define PROC "[shim]\nisolation = process\n"
+/* The budget of the fault tests: a hang costs it plus the margin (10 ms + budget/20); the
+ * healthy answers (microseconds) have it all as slack on a loaded machine. */
+#define FAULT_BUDGET "budget_ms = 250\n"
+#define PDK_LO "[game]\nrules = pdk16\n[strategy.lo]\nplugin = lowest\n"
+
+static cb_shim *open_ok(fx *f, const char *path)
+{
+    char err[1024] = "";
+    cb_shim *s = f->api.open(path, err, sizeof err);
+    if (!s)
+        fail_msg("open %s: %s", path, err);
+    return s;
+}
+
+static void expect_open_error(fx *f, const char *path, const char *n1, const char *n2, const char *n3)
+{
+    char err[1024] = "";
+    cb_shim *s = f->api.open(path, err, sizeof err);
+    if (s) {
+        f->api.free(s);
+        fail_msg("%s opened, an error was expected", path);
+    }
+    if (getenv("CB_VERBOSE"))
+        printf("    %s\n", err);
+    const char *need[4] = { path, n1, n2, n3 };
+    for (int i = 0; i < 4; i++)
+        if (need[i] && !strstr(err, need[i]))
+            fail_msg("error \"%s\" lacks \"%s\"", err, need[i]);
+}
+
+static cb_table *table_ok(fx *f, cb_shim *s, const char *id)
+{
+    char err[1024] = "";
+    cb_table *t = f->api.table_new(s, id, err, sizeof err);
+    if (!t)
+        fail_msg("table: %s", err);
+    return t;
+}
+
+/* ---- views ---- */
+
+typedef struct vb {
+    cb_view v;
+    cb_play_rec hist[4];
+} vb;
+
+static cb_cards cards(const cb_rules *r, const char *text)
+{
+    cb_cards c = 0;
+    char err[128];
+    if (cb_cards_parse(text, r->deck, &c, err, sizeof err) != 0)
+        fail_msg("cards '%s': %s", text, err);
+    return c;
+}
+
+/* A play view for seat: hand, the play to beat (NULL: lead) made by the seat before, one
+ * earlier play in the history, others holding 10 cards each. */
+static void view_play(vb *b, const cb_rules *r, int seat, const char *hand, const char *table)
+{
+    memset(b, 0, sizeof *b);
+    cb_view *v = &b->v;
+    v->struct_size = sizeof *v;
+    v->abi_version = CB_ABI_VERSION;
+    v->rules = r;
+    v->phase = CB_PHASE_PLAY;
+    v->seat = seat;
+    v->nseats = 3;
+    v->hand = cards(r, hand);
+    for (int i = 0; i < 3; i++)
+        v->cards_left[i] = 10;
+    v->cards_left[seat] = cb_cards_size(v->hand);
+    v->landlord = -1;
+    v->table_seat = -1;
+    v->history = b->hist;
+    cb_cards t = table ? cards(r, table) : 0;
+    cb_cards free_ = r->deck & ~v->hand & ~t;
+    b->hist[v->nhistory].seat = (seat + 1) % 3;
+    b->hist[v->nhistory++].cards = (cb_cards)1 << (63 - __builtin_clzll(free_));
+    if (t) {
+        v->table = t;
+        v->table_seat = (seat + 2) % 3;
+        b->hist[v->nhistory].seat = v->table_seat;
+        b->hist[v->nhistory++].cards = t;
+    }
+    v->seed = 7;
+}
+
+static void assert_legal(const cb_view *v, const cb_decision *d)
+{
+    char why[160] = "", txt[64];
+    cb_cards_format(d->cards, true, txt, sizeof txt);
+    if (d->cards & ~v->hand)
+        fail_msg("answer %s not in hand", txt);
+    cb_ctx ctx;
+    cb_move table, m;
+    assert_int_equal(tplug_ctx(v, &ctx, &table), 0);
+    if (!cb_play_legal(v->rules, &ctx, cb_counts_of(d->cards), &m, why, sizeof why))
+        fail_msg("answer '%s' is illegal: %s", txt, why);
+}
+
+static const cb_strategy_stats *stat_of(const cb_strategy_stats *st, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(st[i].name, name) == 0)
+            return &st[i];
+    fail_msg("no stats for strategy %s", name);
+    return NULL;
+}
+
+/* ---- config ---- */
+
+static void test_config(void **state)
+{
+    fx *f = *state;
+    int fds = count_fds();
+    char *p = conf_tp(f, PDK_LO PROC "[seats]\n0 = lo\n");
+    cb_shim *s = open_ok(f, p);
+    /* the parameter check at open ran in a worker that is gone again */
+    assert_int_equal(children(NULL, NULL, 0), 0);
+    f->api.free(s);
+    g_free(p);
+
+    p = conf_tp(f, "[game]\nrules = pdk16\n[shim]\nisolation = vm\n");
+    expect_open_error(f, p, "[shim] isolation", "'vm'", "inproc, process");
+    g_free(p);
+    /* parameters are checked by create() in a worker, messages as in-process */
+    p = conf_tp(f, "[game]\nrules = pdk16\n" PROC "[strategy.lo]\nplugin = lowest\nbid = 9\n");
+    expect_open_error(f, p, "[strategy.lo]", "bid", "'9'");
+    g_free(p);
+    p = conf_tp(f, "[game]\nrules = pdk16\n" PROC "[strategy.f]\nplugin = failing\ncreate = fail\n");
+    expect_open_error(f, p, "[strategy.f]", "create", NULL);
+    g_free(p);
+    /* a create() that segfaults fails the open, not the host */
+    p = conf_tp(f, "[game]\nrules = pdk16\n" PROC "[strategy.c]\nplugin = crash\nwhen = create\n");
+    expect_open_error(f, p, "[strategy.c]", "died while creating", "SIGSEGV");
+    g_free(p);
+    assert_int_equal(children(NULL, NULL, 0), 0);
+    assert_int_equal(count_fds(), fds);
+}
+
+/* create() failing after the check at open: cb_table_new fails with the file and group. */
+static void test_table_create_fails(void **state)
+{
+    fx *f = *state;
+    char *p = conf_tp(f, PDK_LO PROC "[strategy.f]\nplugin = failing\ncreate = env\n[seats]\n0 = lo\n2 = f\n");
+    g_unsetenv("CB_TEST_FAIL_CREATE");
+    cb_shim *s = open_ok(f, p);
+    char err[1024] = "";
+    g_setenv("CB_TEST_FAIL_CREATE", "1", TRUE);
+    assert_null(f->api.table_new(s, NULL, err, sizeof err));
+    g_unsetenv("CB_TEST_FAIL_CREATE");
+    assert_non_null(strstr(err, p));
+    assert_non_null(strstr(err, "[strategy.f]"));
+    assert_non_null(strstr(err, "CB_TEST_FAIL_CREATE"));
+    assert_int_equal(children(NULL, NULL, 0), 0); /* seat 0's worker went with the table */
+    cb_table *t = table_ok(f, s, NULL);
+    assert_int_equal(children(NULL, NULL, 0), 2);
+    f->api.table_free(t);
+    f->api.free(s);
+    g_free(p);
+}
+
+/* ---- faults ---- */
+
+typedef struct fault {
+    const char *params; /* plugin and parameters of [strategy.bad] */
+    int reason;         /* what a faulty decision counts */
+    const char *why;    /* in the explanation */
+} fault;
+
+static const fault faults[] = {
+    { "plugin = crash\n", CB_FB_CRASHED, "SIGSEGV" },
+    { "plugin = abort\n", CB_FB_CRASHED, "SIGABRT" },
+    { "plugin = hang\nmode = spin\n", CB_FB_LATE, "worker killed" },
+    { "plugin = hang\nmode = sleep\n", CB_FB_LATE, "worker killed" },
+};
+
+/* Seat 0 holds the fault, seats 1 and 2 "lowest"; must_beat off so the rules-only answer to
+ * a single 3 is a pass while "lowest" beats it: the two fallbacks are told apart. Each fault
+ * every time: restarted, fails again; the back-off then skips one decision. */
+static void run_fault(fx *f, const fault *ft, bool with_fallback)
+{
+    char *p = conf_tp(f, PDK_LO PROC FAULT_BUDGET "%s[rules]\nmust_beat = false\n"
+                         "[strategy.bad]\n%s[seats]\n0 = bad\n1 = lo\n2 = lo\n",
+                      with_fallback ? "fallback = lo\n" : "", ft->params);
+    cb_shim *s = open_ok(f, p);
+    cb_table *t = table_ok(f, s, NULL);
+    const cb_rules *r = f->api.rules(s);
+    vb b0, b1;
+    view_play(&b0, r, 0, "4 5 6 7 9 9 J K", "3");
+    view_play(&b1, r, 1, "4 5 6 7 9 9 J K", "3");
+    cb_decision d, d1;
+    /* what the healthy "lowest" says to the same hand */
+    assert_int_equal(f->api.decide_play(t, &b1.v, &d1), CB_OK);
+    assert_true(d1.cards != 0);
+    static const int expect_rc[] = { 0, 0, CB_FB_NO_PLUGIN, 0 }; /* 0: the fault's reason */
+    for (int k = 0; k < 4; k++) {
+        int want = expect_rc[k] ? expect_rc[k] : ft->reason;
+        int rc = f->api.decide_play(t, &b0.v, &d);
+        if (rc != want)
+            fail_msg("%s decision %d: %d (%s), expected %d", ft->params, k, rc, d.explain, want);
+        assert_true(d.flags & CB_DEC_FALLBACK);
+        assert_legal(&b0.v, &d);
+        if (with_fallback) {
+            assert_int_equal(d.cards, d1.cards);
+            assert_non_null(strstr(d.explain, "fallback lo"));
+        } else {
+            assert_int_equal(d.cards, 0); /* the rules-only answer: pass */
+            assert_non_null(strstr(d.explain, "fallback rules"));
+        }
+        if (k < 2 && !strstr(d.explain, ft->why))
+            fail_msg("explanation \"%s\" lacks \"%s\"", d.explain, ft->why);
+        /* the healthy seat of the same table keeps answering */
+        assert_int_equal(f->api.decide_play(t, &b1.v, &d), CB_OK);
+        assert_int_equal(d.cards, d1.cards);
+    }
+    cb_strategy_stats st[8];
+    int n = f->api.stats(s, st, 8);
+    const cb_strategy_stats *sb = stat_of(st, n, "bad");
+    assert_int_equal(sb->decisions, 4);
+    assert_int_equal(sb->fallbacks[ft->reason], 3);
+    assert_int_equal(sb->fallbacks[CB_FB_NO_PLUGIN], 1);
+    const cb_strategy_stats *sl = stat_of(st, n, "lo");
+    assert_int_equal(sl->decisions, with_fallback ? 5 + 4 : 5);
+    for (int i = 1; i < CB_FB_NREASONS; i++)
+        assert_int_equal(sl->fallbacks[i], 0);
+    if (ft->reason == CB_FB_LATE) /* the host waited about budget + margin, not forever */
+        assert_true(sb->max_ns >= 250000000u && sb->max_ns < 5000000000u);
+    f->api.table_free(t);
+    assert_int_equal(children(NULL, NULL, 0), 0);
+    f->api.free(s);
+    g_free(p);
+}
+
+static void test_faults_no_fallback(void **state)
+{
+    fx *f = *state;
+    int fds = count_fds();
+    for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
+        run_fault(f, &faults[i], false);
+    assert_int_equal(count_fds(), fds);
+    /* this process never took a SIGPIPE disposition from the shim */
+    struct sigaction sa;
+    assert_int_equal(sigaction(SIGPIPE, NULL, &sa), 0);
+    assert_true(sa.sa_handler == SIG_DFL);
+}
+
+static void test_faults_fallback_lowest(void **state)
+{
+    fx *f = *state;
+    int fds = count_fds();
+    for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
+        run_fault(f, &faults[i], true);
+    assert_int_equal(count_fds(), fds);
+}
+
+/* The answer faults test_shim.c checks in-process — illegal, failing, passer — come back the
+ * same through a worker: same reasons, same replacement answers, workers kept (no restart). */
+static void test_answer_faults(void **state)
+{
+    fx *f = *state;
+    cb_cards first[3] = { 0, 0, 0 }; /* the in-process answers */
+    for (int iso = 0; iso < 2; iso++) {
+        char *p = conf_tp(f, PDK_LO "[shim]\nisolation = %s\n[strategy.bad]\nplugin = illegal\n"
+                             "[strategy.f]\nplugin = failing\n[strategy.p]\nplugin = passer\n"
+                             "[seats]\n0 = bad\n1 = f\n2 = p\n", iso ? "process" : "inproc");
+        cb_shim *s = open_ok(f, p);
+        cb_table *t = table_ok(f, s, NULL);
+        const cb_rules *r = f->api.rules(s);
+        static const int want[3] = { CB_FB_ILLEGAL, CB_FB_FAILED, CB_FB_ILLEGAL };
+        for (int round = 0; round < 3; round++)
+            for (int seat = 0; seat < 3; seat++) {
+                vb b;
+                cb_decision d;
+                view_play(&b, r, seat, "4 5 6 7 9 9 J K", NULL);
+                assert_int_equal(f->api.decide_play(t, &b.v, &d), want[seat]);
+                assert_true(d.flags & CB_DEC_FALLBACK);
+                assert_legal(&b.v, &d);
+                if (iso == 0 && round == 0)
+                    first[seat] = d.cards;
+                else
+                    assert_int_equal(d.cards, first[seat]);
+            }
+        vb b;
+        cb_decision d;
+        view_play(&b, r, 1, "4 5 6 7 9 9 J K", NULL);
+        b.v.phase = CB_PHASE_BID;
+        assert_int_equal(f->api.decide_bid(t, &b.v, &d), CB_FB_FAILED);
+        assert_int_equal(d.bid, 0);
+        cb_strategy_stats st[8];
+        int n = f->api.stats(s, st, 8);
+        assert_int_equal(stat_of(st, n, "bad")->fallbacks[CB_FB_ILLEGAL], 3);
+        assert_int_equal(stat_of(st, n, "f")->fallbacks[CB_FB_FAILED], 4);
+        assert_int_equal(stat_of(st, n, "p")->fallbacks[CB_FB_ILLEGAL], 3);
+        for (int k = 0; k < 3; k++)
+            assert_int_equal(stat_of(st, n, k == 0 ? "bad" : k == 1 ? "f" : "p")->fallbacks[CB_FB_CRASHED], 0);
+        if (iso)
+            assert_int_equal(children(NULL, NULL, 0), 3); /* one per seat, none restarted */
+        f->api.table_free(t);
+        f->api.free(s);
+        g_free(p);
+    }
+}
+
+/* A fault after one good answer: every restarted worker answers once, then fails again; a
+ * decision served resets the back-off, so the restart is at once every time. */
+static void test_restart(void **state)
+{
+    fx *f = *state;
+    static const char *const params[] = { "plugin = crash\nafter = 1\n", "plugin = abort\nafter = 1\n",
+                                          "plugin = hang\nafter = 1\n" };
+    static const int reason[] = { CB_FB_CRASHED, CB_FB_CRASHED, CB_FB_LATE };
+    for (int k = 0; k < 3; k++) {
+        char *p = conf_tp(f, PDK_LO PROC FAULT_BUDGET "fallback = lo\n"
+                             "[strategy.bad]\n%s[seats]\n0 = bad\n1 = lo\n", params[k]);
+        cb_shim *s = open_ok(f, p);
+        cb_table *t = table_ok(f, s, NULL);
+        const cb_rules *r = f->api.rules(s);
+        vb b0, b1;
+        view_play(&b0, r, 0, "4 5 6 7 9 9 J K", NULL);
+        view_play(&b1, r, 1, "5 6 8 8 T", "4");
+        cb_decision d;
+        for (int i = 0; i < 6; i++) {
+            int rc = f->api.decide_play(t, &b0.v, &d);
+            assert_int_equal(rc, i % 2 ? reason[k] : CB_OK);
+            assert_legal(&b0.v, &d);
+            assert_int_equal(!!(d.flags & CB_DEC_FALLBACK), i % 2);
+            assert_int_equal(f->api.decide_play(t, &b1.v, &d), CB_OK);
+        }
+        cb_strategy_stats st[8];
+        int n = f->api.stats(s, st, 8);
+        assert_int_equal(stat_of(st, n, "bad")->decisions, 6);
+        assert_int_equal(stat_of(st, n, "bad")->fallbacks[reason[k]], 3);
+        assert_int_equal(stat_of(st, n, "bad")->fallbacks[CB_FB_NO_PLUGIN], 0);
+        f->api.table_free(t);
+        f->api.free(s);
+        g_free(p);
+    }
+    assert_int_equal(children(NULL, NULL, 0), 0);
+}
+
+/* A worker that keeps dying: restarts back off 1, 2, 4, ... decisions (answered by the
+ * fallback, counted no-plugin), so a broken plugin costs a fork only now and then. */
+static void test_backoff(void **state)
+{
+    fx *f = *state;
+    char *p = conf_tp(f, PDK_LO PROC "[strategy.bad]\nplugin = crash\n[seats]\n0 = bad\n");
+    cb_shim *s = open_ok(f, p);
+    cb_table *t = table_ok(f, s, NULL);
+    vb b;
+    view_play(&b, f->api.rules(s), 0, "4 5 6 7 9 9 J K", NULL);
+    cb_decision d;
+    /* C = crashed (a start, then a death), N = backing off */
+    const char *want = "CCNCNNCNNNNCNNNNNNNNC";
+    for (int i = 0; want[i]; i++) {
+        int rc = f->api.decide_play(t, &b.v, &d);
+        assert_int_equal(rc, want[i] == 'C' ? CB_FB_CRASHED : CB_FB_NO_PLUGIN);
+        assert_legal(&b.v, &d);
+        if (want[i] == 'N')
+            assert_non_null(strstr(d.explain, "restart in"));
+    }
+    assert_int_equal(children(NULL, NULL, 0), 0);
+    f->api.table_free(t);
+    f->api.free(s);
+    g_free(p);
+}
+
+/* Slow answers: past the budget and the margin the worker is killed and the fallback answers
+ * (in-process the late answer would be used); inside the margin the late answer is used. */
+static void test_slow(void **state)
+{
+    fx *f = *state;
+    char *p = conf_tp(f, PDK_LO PROC "budget_ms = 50\n"
+                         "[strategy.slow]\nplugin = slow\nsleep_ms = 400\n[seats]\n0 = slow\n");
+    cb_shim *s = open_ok(f, p);
+    cb_table *t = table_ok(f, s, NULL);
+    vb b;
+    view_play(&b, f->api.rules(s), 0, "4 5 6 7 9 9 J K", NULL);
+    cb_decision d;
+    assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_LATE);
+    assert_true(d.flags & CB_DEC_FALLBACK);
+    assert_non_null(strstr(d.explain, "no answer in 50+12 ms"));
+    assert_legal(&b.v, &d);
+    f->api.table_free(t);
+    f->api.free(s);
+    g_free(p);
+
+    /* budget 1500 ms: margin 85 ms; an answer after 1505 ms is late but used */
+    p = conf_tp(f, PDK_LO PROC "budget_ms = 1500\n"
+                   "[strategy.slow]\nplugin = slow\nsleep_ms = 1505\n[seats]\n0 = slow\n");
+    s = open_ok(f, p);
+    t = table_ok(f, s, NULL);
+    view_play(&b, f->api.rules(s), 0, "4 5 6 7 9 9 J K", NULL);
+    assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_LATE);
+    assert_false(d.flags & CB_DEC_FALLBACK);
+    assert_true(d.cards != 0);
+    assert_legal(&b.v, &d);
+    cb_strategy_stats st[8];
+    int n = f->api.stats(s, st, 8);
+    assert_int_equal(stat_of(st, n, "slow")->fallbacks[CB_FB_LATE], 1);
+    assert_true(stat_of(st, n, "slow")->max_ns >= 1505000000u);
+    f->api.table_free(t);
+    f->api.free(s);
+    g_free(p);
+}
+
+/* Frames forged on the worker's socket: a stale reply is dropped, a broken one kills. */
+static void test_garbage(void **state)
+{
+    fx *f = *state;
+    static const char *const modes[] = { "stale", "bytes", "length" };
+    static const int reason[] = { CB_OK, CB_FB_CRASHED, CB_FB_CRASHED };
+    for (int iso = 0; iso < 2; iso++) {
+        for (int k = 0; k < 3; k++) {
+            char *p = conf_tp(f, PDK_LO "[shim]\nisolation = %s\n"
+                                 "[strategy.g]\nplugin = garbage\nmode = %s\n[seats]\n0 = g\n1 = lo\n",
+                              iso ? "process" : "inproc", modes[k]);
+            cb_shim *s = open_ok(f, p);
+            cb_table *t = table_ok(f, s, NULL);
+            const cb_rules *r = f->api.rules(s);
+            vb b0, b1;
+            view_play(&b0, r, 0, "4 5 6 7 9 9 J K", "3");
+            view_play(&b1, r, 1, "4 5 6 7 9 9 J K", "3");
+            cb_decision d, d1;
+            assert_int_equal(f->api.decide_play(t, &b1.v, &d1), CB_OK);
+            /* in-process it writes nothing: the plain "lowest" answer */
+            int want = iso ? reason[k] : CB_OK;
+            int rc = f->api.decide_play(t, &b0.v, &d);
+            if (rc != want)
+                fail_msg("garbage %s (%s): %d (%s), expected %d", modes[k], iso ? "process" : "inproc",
+                         rc, d.explain, want);
+            assert_legal(&b0.v, &d);
+            if (want == CB_OK)
+                assert_int_equal(d.cards, d1.cards); /* not the stale frame's whole hand */
+            else
+                assert_non_null(strstr(d.explain, "protocol"));
+            f->api.table_free(t);
+            f->api.free(s);
+            g_free(p);
+        }
+    }
+    assert_int_equal(children(NULL, NULL, 0), 0);
+}
+
+/* A worker killed while idle: the next request meets a closed socket (EPIPE, never a
+ * SIGPIPE: this process keeps the default disposition, which would end it), counts crashed,
+ * and the one after restarts it. */
+static void test_idle_death(void **state)
+{
+    fx *f = *state;
+    char *p = conf_tp(f, PDK_LO PROC "[strategy.victim]\nplugin = lowest\n[seats]\n0 = victim\n1 = lo\n");
+    cb_shim *s = open_ok(f, p);
+    cb_table *t = table_ok(f, s, NULL);
+    vb b;
+    view_play(&b, f->api.rules(s), 0, "4 5 6 7 9 9 J K", NULL);
+    cb_decision d;
+    assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK);
+    pid_t pid[4];
+    assert_int_equal(children("cbw-victim", pid, 4), 1);
+    assert_int_equal(kill(pid[0], SIGKILL), 0);
+    for (int i = 0; i < 2000; i++) { /* until it is a zombie: the shim reaps it */
+        char path[64], buf[256];
+        snprintf(path, sizeof path, "/proc/%d/stat", (int)pid[0]);
+        FILE *fp = fopen(path, "r");
+        assert_non_null(fp);
+        size_t k = fread(buf, 1, sizeof buf - 1, fp);
+        fclose(fp);
+        buf[k] = '\0';
+        char *rp = strrchr(buf, ')');
+        if (rp && rp[1] == ' ' && rp[2] == 'Z')
+            break;
+        g_usleep(1000);
+    }
+    assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_CRASHED);
+    assert_non_null(strstr(d.explain, "SIGKILL"));
+    assert_legal(&b.v, &d);
+    assert_int_equal(children("cbw-victim", NULL, 0), 0);
+    assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK);
+    assert_int_equal(children("cbw-victim", pid, 4), 1);
+    f->api.table_free(t);
+    f->api.free(s);
+    g_free(p);
+}
+
+/* ---- the same answers in both modes ---- */
+
+static uint64_t mix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static void same_decision(const cb_decision *a, const cb_decision *b, int game, int step)
+{
+    bool same = a->struct_size == b->struct_size && a->flags == b->flags && a->cards == b->cards &&
+                a->bid == b->bid && (a->value == b->value || (isnan(a->value) && isnan(b->value))) &&
+                a->simulations == b->simulations && a->nodes == b->nodes &&
+                a->minhands_before == b->minhands_before && a->minhands_after == b->minhands_after &&
+                strcmp(a->explain, b->explain) == 0;
+    if (!same)
+        fail_msg("game %d decision %d differs: inproc %llx bid %d \"%s\", process %llx bid %d \"%s\"",
+                 game, step, (unsigned long long)a->cards, a->bid, a->explain,
+                 (unsigned long long)b->cards, b->bid, b->explain);
+}
+
+/* Whole pdk16 games (包庄 bidding on): every view is asked of the in-process table a and of
+ * the process table b, the answers compared field by field, a's answer played. Returns the
+ * number of decisions compared. */
+static int compare_games(fx *f, cb_table *a, cb_table *b, const cb_rules *r, int ngames, uint64_t seed)
+{
+    int total = 0;
+    for (int g = 0; g < ngames; g++) {
+        int ids[CB_NCARDS], n = 0;
+        for (int id = 0; id < CB_NCARDS; id++)
+            if (r->deck & cb_card_bit(id))
+                ids[n++] = id;
+        for (int i = n - 1; i > 0; i--) {
+            int j = (int)(mix(&seed) % (uint64_t)(i + 1));
+            int x = ids[i];
+            ids[i] = ids[j];
+            ids[j] = x;
+        }
+        cb_cards hand[3] = { 0, 0, 0 };
+        for (int i = 0; i < n; i++)
+            hand[i % 3] |= cb_card_bit(ids[i]);
+        int first = 0;
+        for (int s = 0; s < 3; s++)
+            if (hand[s] & 1u)
+                first = s;
+        cb_play_rec hist[200];
+        cb_view v;
+        memset(&v, 0, sizeof v);
+        v.struct_size = sizeof v;
+        v.abi_version = CB_ABI_VERSION;
+        v.rules = r;
+        v.nseats = 3;
+        v.first_seat = first;
+        v.landlord = -1;
+        v.history = hist;
+        v.table_seat = -1;
+        for (int s = 0; s < 3; s++) {
+            v.cards_left[s] = cb_cards_size(hand[s]);
+            v.bids[s] = -1;
+        }
+        cb_decision da, db;
+        /* bidding: each seat once, from the first */
+        v.phase = CB_PHASE_BID;
+        for (int k = 0; k < 3; k++) {
+            int s = (first + k) % 3;
+            v.seat = s;
+            v.hand = hand[s];
+            v.seed = mix(&seed);
+            assert_int_equal(f->api.decide_bid(a, &v, &da), f->api.decide_bid(b, &v, &db));
+            same_decision(&da, &db, g, total);
+            total++;
+            v.bids[s] = da.bid;
+            if (da.bid == 1 && v.landlord < 0)
+                v.landlord = s;
+        }
+        v.phase = CB_PHASE_PLAY;
+        int cur = first;
+        while (v.nhistory < 200) {
+            v.seat = cur;
+            v.hand = hand[cur];
+            for (int s = 0; s < 3; s++)
+                v.cards_left[s] = cb_cards_size(hand[s]);
+            v.seed = mix(&seed);
+            int ra = f->api.decide_play(a, &v, &da);
+            int rb = f->api.decide_play(b, &v, &db);
+            if (ra != CB_OK || rb != CB_OK)
+                fail_msg("game %d decision %d: inproc %d, process %d (%s)", g, total, ra, rb, db.explain);
+            same_decision(&da, &db, g, total);
+            total++;
+            hist[v.nhistory].seat = cur;
+            hist[v.nhistory].pad = 0;
+            hist[v.nhistory++].cards = da.cards;
+            if (da.cards) {
+                hand[cur] &= ~da.cards;
+                v.table = da.cards;
+                v.table_seat = cur;
+                if (!hand[cur])
+                    break;
+            }
+            cur = (cur + 1) % 3;
+            if (cur == v.table_seat) {
+                v.table = 0;
+                v.table_seat = -1;
+            }
+        }
+    }
+    return total;
+}
+
+static void same_answers(fx *f, const char *name, const char *strategy_group, int ngames)
+{
+    char *pa = conf_tp(f, "[game]\nrules = pdk16\n[rules]\nbao = true\n[shim]\nbudget_ms = 60000\n"
+                          "%s[seats]\n0 = x\n1 = x\n2 = x\n", strategy_group);
+    char *pb = conf_tp(f, "[game]\nrules = pdk16\n[rules]\nbao = true\n" PROC "budget_ms = 60000\n"
+                          "%s[seats]\n0 = x\n1 = x\n2 = x\n", strategy_group);
+    cb_shim *sa = open_ok(f, pa), *sb = open_ok(f, pb);
+    cb_table *ta = table_ok(f, sa, NULL), *tb = table_ok(f, sb, NULL);
+    int n = compare_games(f, ta, tb, f->api.rules(sa), ngames, 20240611u);
+    printf("    %s: %d decisions, identical in both modes\n", name, n);
+    assert_true(n >= 200);
+    cb_strategy_stats st[4];
+    int k = f->api.stats(sb, st, 4);
+    assert_int_equal(stat_of(st, k, "x")->decisions, (uint64_t)n);
+    for (int i = 1; i < CB_FB_NREASONS; i++)
+        assert_int_equal(stat_of(st, k, "x")->fallbacks[i], 0);
+    f->api.table_free(ta);
+    f->api.table_free(tb);
+    f->api.free(sa);
+    f->api.free(sb);
+    g_free(pa);
+    g_free(pb);
+}
+
+static void test_same_answers_lowest(void **state)
+{
+    same_answers(*state, "lowest", "[strategy.x]\nplugin = lowest\n", 12);
+}
+
+static void test_same_answers_heuristic(void **state)
+{
+    fx *f = *state;
+    char *so = g_build_filename(f->build, "plugins", "heuristic.so", NULL);
+    if (!g_file_test(so, G_FILE_TEST_EXISTS)) {
+        g_free(so);
+        skip();
+    }
+    char *grp = g_strdup_printf("[strategy.x]\nplugin = %s\nlevel = 6\n", so);
+    same_answers(f, "heuristic level 6", grp, 12);
+    g_free(grp);
+    g_free(so);
+}
+
+/* ---- resources, threads, reload ---- */
+
+/* Tables come and go, faults kill workers, a reload switches every table: afterwards not a
+ * process, not a zombie, not a descriptor is left. */
+static void test_no_leaks(void **state)
+{
+    fx *f = *state;
+    int fds = count_fds();
+    char *p = conf_tp(f, PDK_LO PROC FAULT_BUDGET "fallback = lo\n"
+                         "[strategy.c]\nplugin = crash\nafter = 2\n[strategy.h]\nplugin = hang\nafter = 3\n"
+                         "[seats]\n0 = c\n1 = h\n2 = lo\n");
+    char *orig = NULL;
+    assert_true(g_file_get_contents(p, &orig, NULL, NULL));
+    cb_shim *s = open_ok(f, p);
+    const cb_rules *r = f->api.rules(s);
+    cb_table *t[3];
+    for (int i = 0; i < 3; i++)
+        t[i] = table_ok(f, s, NULL);
+    assert_int_equal(children(NULL, NULL, 0), 9);
+    vb b;
+    cb_decision d;
+    for (int k = 0; k < 5; k++)
+        for (int i = 0; i < 3; i++)
+            for (int seat = 0; seat < 3; seat++) {
+                view_play(&b, r, seat, "4 5 6 7 9 9 J K", NULL);
+                int rc = f->api.decide_play(t[i], &b.v, &d);
+                assert_true(rc == CB_OK || rc == CB_FB_CRASHED || rc == CB_FB_LATE);
+                assert_legal(&b.v, &d);
+            }
+    /* three seat workers per table, plus one fallback worker per faulty seat */
+    assert_int_equal(children(NULL, NULL, 0), 15);
+    f->api.table_free(t[2]);
+    assert_int_equal(children(NULL, NULL, 0), 10);
+    /* reload to in-process lowest everywhere: the live tables drop their workers at their
+     * next decision */
+    char err[512];
+    char *lo = g_strdup_printf("[shim]\nplugin_dir = %s\n" PDK_LO "[seats]\n0 = lo\n1 = lo\n2 = lo\n", f->tplugs);
+    assert_true(g_file_set_contents(p, lo, -1, NULL));
+    assert_int_equal(f->api.reload(s, err, sizeof err), 0);
+    for (int i = 0; i < 2; i++) {
+        view_play(&b, r, 0, "4 5 6 7 9 9 J K", NULL);
+        assert_int_equal(f->api.decide_play(t[i], &b.v, &d), CB_OK);
+    }
+    assert_int_equal(children(NULL, NULL, 0), 0);
+    /* and back to process isolation */
+    assert_true(g_file_set_contents(p, orig, -1, NULL));
+    assert_int_equal(f->api.reload(s, err, sizeof err), 0);
+    view_play(&b, r, 2, "4 5 6 7 9 9 J K", NULL);
+    assert_int_equal(f->api.decide_play(t[0], &b.v, &d), CB_OK);
+    assert_int_equal(children(NULL, NULL, 0), 3);
+    f->api.table_free(t[0]);
+    f->api.table_free(t[1]);
+    f->api.free(s);
+    assert_int_equal(children(NULL, NULL, 0), 0);
+    assert_int_equal(count_fds(), fds);
+    g_free(lo);
+    g_free(orig);
+    g_free(p);
+}
+
+typedef struct worker {
+    fx *f;
+    cb_shim *s;
+    GMutex *fork_lock;
+    int bad, done;
+} worker;
+
+static gpointer work(gpointer data)
+{
+    worker *w = data;
+    char err[256];
+    /* Under ASan the tables are created one at a time: GCC 12's ASan allocator is not
+     * fork-safe, so a worker forked while another thread is inside malloc can hang in its own
+     * first malloc (the shim retries such a start once, after SHIM_START_MS; see
+     * shim_process.c). The plain build forks from all threads at once. */
+#ifdef __SANITIZE_ADDRESS__
+    g_mutex_lock(w->fork_lock);
+#endif
+    cb_table *t = w->f->api.table_new(w->s, NULL, err, sizeof err);
+#ifdef __SANITIZE_ADDRESS__
+    g_mutex_unlock(w->fork_lock);
+#endif
+    if (!t) {
+        w->bad = -1;
+        return NULL;
+    }
+    vb b;
+    cb_decision d;
+    for (int i = 0; i < 200; i++) {
+        view_play(&b, w->f->api.rules(w->s), i % 3, "4 5 6 7 9 9 J K", i % 2 ? "3" : NULL);
+        int rc = w->f->api.decide_play(t, &b.v, &d);
+        if (rc != CB_OK || d.cards == 0) {
+            if (!w->bad)
+                fprintf(stderr, "    thread decision %d: %d (%s)\n", i, rc, d.explain);
+            w->bad++;
+        }
+        w->done++;
+    }
+    w->f->api.table_free(t);
+    return NULL;
+}
+
+/* Tables on several threads fork their workers concurrently. */
+static void test_threads(void **state)
+{
+    fx *f = *state;
+    int fds = count_fds();
+    char *p = conf_tp(f, PDK_LO PROC "[seats]\n0 = lo\n1 = lo\n2 = lo\n");
+    cb_shim *s = open_ok(f, p);
+    enum { NT = 4 };
+    worker w[NT];
+    GThread *th[NT];
+    GMutex fork_lock;
+    g_mutex_init(&fork_lock);
+    for (int i = 0; i < NT; i++) {
+        w[i] = (worker){ f, s, &fork_lock, 0, 0 };
+        th[i] = g_thread_new("w", work, &w[i]);
+    }
+    for (int i = 0; i < NT; i++) {
+        g_thread_join(th[i]);
+        assert_int_equal(w[i].bad, 0);
+        assert_int_equal(w[i].done, 200);
+    }
+    cb_strategy_stats st[4];
+    int n = f->api.stats(s, st, 4);
+    assert_int_equal(stat_of(st, n, "lo")->decisions, NT * 200);
+    g_mutex_clear(&fork_lock);
+    f->api.free(s);
+    assert_int_equal(children(NULL, NULL, 0), 0);
+    assert_int_equal(count_fds(), fds);
+    g_free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_config),
+        cmocka_unit_test(test_table_create_fails),
+        cmocka_unit_test(test_faults_no_fallback),
+        cmocka_unit_test(test_faults_fallback_lowest),
+        cmocka_unit_test(test_answer_faults),
+        cmocka_unit_test(test_restart),
+        cmocka_unit_test(test_backoff),
+        cmocka_unit_test(test_slow),
+        cmocka_unit_test(test_garbage),
+        cmocka_unit_test(test_idle_death),
+        cmocka_unit_test(test_same_answers_lowest),
+        cmocka_unit_test(test_same_answers_heuristic),
+        cmocka_unit_test(test_no_leaks),
+        cmocka_unit_test(test_threads),
+    };
+    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}

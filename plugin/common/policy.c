@@ -36,7 +36,7 @@ void cb_hcfg_level(cb_hcfg *c, int level)
         {false, false, false, 2, 4, 0.45, 0.10, 1.3},
         {false, true, false, 3, 6, 0.30, 0.06, 1.0},
         {true, true, false, 6, 12, 0.20, 0.03, 0.8},
-        {true, true, true, 0, 24, 0.05, 0.01, 0.5},
+        {true, true, true, 0, 16, 0.12, 0.02, 0.6},
         {true, true, true, 0, 48, 0.00, 0.00, 0.0},
     };
     if (level < 1)
@@ -492,9 +492,10 @@ int cb_heur_choose(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_rng *rng
     cb_ctx ctx;
     cb_situ_ctx(s, &ctx);
 
-    /* the whole hand in one play: always */
+    /* the whole hand in one play: always (only a hand of min-hands 1 can go in one play; the
+     * exact min-hands is cached and needed below anyway, and it spares the failing check) */
     cb_move whole;
-    if (cb_play_legal(r, &ctx, s->hand, &whole, NULL, 0)) {
+    if (cb_hws_min_hands(ws, r, s->hand) == 1 && cb_play_legal(r, &ctx, s->hand, &whole, NULL, 0)) {
         fill_choice(out, &whole, 1e6, 1e6, 1, 0, shape_bomb(whole.shape) ? CB_DEC_BOMB : 0);
         out->flags |= CB_DEC_ENDGAME;
         out->value = 1.0f;

@@ -1,0 +1,295 @@
+/* cardbot ismcts benchmark: play-outs per second per core and decision times.
+ *
+ * usage: bench_ismcts [POSITIONS [SEED]]   (defaults 300 and 1)
+ *
+ * 1. Play-outs (plugin/common, no plugin): whole deals and the rest of deals from mid-game
+ *    positions, played by the shared heuristic rollout policy (cb_hcfg_rollout) and by uniform
+ *    random legal plays, on one core. The unit the search spends is a play-out from a tree
+ *    leaf, which is a mid-game position.
+ * 2. Decisions (build/<v>/plugins/ismcts.so, found next to this binary): POSITIONS positions
+ *    per game taken from heuristic self-play deals at random points where the seat has a real
+ *    choice (more than one legal play), decided by ismcts at its default budget, one thread
+ *    and then two. Prints wall time p50 / p99 / max, CPU time, iterations per second of CPU
+ *    (playouts inside the real search) and how many decisions the exact endgame took.
+ * Figures only: nothing here asserts. On a machine shared with other work, wall times include
+ * preemption; the CPU-time columns do not.
+ */
+#include <dlfcn.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cardbot/bot.h"
+#include "../plugin/common/deal.h"
+#include "../plugin/common/policy.h"
+
+static double now_s(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void deal_random(cb_rng *g, const cb_rules *r, cb_cards h[3], cb_cards *bottom)
+{
+    int ids[CB_NCARDS], n = 0;
+    for (int i = 0; i < CB_NCARDS; i++)
+        if (r->deck & cb_card_bit(i))
+            ids[n++] = i;
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)cb_rng_below(g, (uint32_t)(i + 1));
+        int t = ids[i];
+        ids[i] = ids[j];
+        ids[j] = t;
+    }
+    int k = 0;
+    for (int s = 0; s < 3; s++) {
+        h[s] = 0;
+        for (int c = 0; c < r->hand_size; c++)
+            h[s] |= cb_card_bit(ids[k++]);
+    }
+    *bottom = 0;
+    for (; k < n; k++)
+        *bottom |= cb_card_bit(ids[k]);
+}
+
+static void start_deal(cb_deal *g, const cb_rules *r, cb_rng *rng)
+{
+    cb_cards h[3], b;
+    deal_random(rng, r, h, &b);
+    bool ddz = r->game == CB_GAME_DDZ;
+    if (ddz)
+        h[0] |= b;
+    cb_deal_init(g, r, h, -1, ddz ? 0 : -1, 1, ddz ? b : 0);
+}
+
+typedef struct rnd_user {
+    cb_rng rng;
+    cb_move *buf;
+} rnd_user;
+
+static int random_policy(void *user, const cb_deal *g, cb_move *out)
+{
+    rnd_user *u = user;
+    cb_ctx ctx;
+    cb_deal_ctx(g, &ctx);
+    int n = cb_legal_moves(g->rules, &ctx, u->buf, CB_MOVES_CAP);
+    if (n <= 0)
+        return -1;
+    if (n > CB_MOVES_CAP)
+        n = CB_MOVES_CAP;
+    *out = u->buf[cb_rng_below(&u->rng, (uint32_t)n)];
+    return 0;
+}
+
+static void bench_playouts(const char *preset, uint64_t seed)
+{
+    cb_rules r;
+    cb_rules_preset(preset, &r);
+    cb_heur_agent a;
+    memset(&a, 0, sizeof a);
+    cb_hcfg_rollout(&a.cfg);
+    cb_hws_init(&a.ws);
+    rnd_user ru;
+    cb_rng_seed(&ru.rng, seed);
+    ru.buf = malloc(sizeof(cb_move) * CB_MOVES_CAP);
+    cb_rng rng;
+    for (int pol = 0; pol < 2; pol++) {
+        for (int mid = 0; mid < 2; mid++) {
+            cb_rng_seed(&rng, seed * 7 + (uint64_t)mid);
+            cb_deal_policy p = pol ? random_policy : cb_heur_deal_policy;
+            void *u = pol ? (void *)&ru : (void *)&a;
+            cb_deal_policy pols[3] = {p, p, p};
+            void *users[3] = {u, u, u};
+            cb_deal_policy hp[3] = {cb_heur_deal_policy, cb_heur_deal_policy, cb_heur_deal_policy};
+            void *hu[3] = {&a, &a, &a};
+            double cpu = 0;
+            long steps = 0, n = 0;
+            double t_end = now_s(CLOCK_MONOTONIC) + 3.0;
+            while (now_s(CLOCK_MONOTONIC) < t_end) {
+                cb_deal g;
+                memset(&g, 0, sizeof g);
+                start_deal(&g, &r, &rng);
+                if (mid) {
+                    /* advance by heuristic play to a random point of the first two thirds */
+                    int stop = (int)cb_rng_below(&rng, 30) + 5;
+                    while (g.winner < 0 && g.steps < stop) {
+                        cb_move m;
+                        if (hp[g.turn](hu[g.turn], &g, &m) != 0 || cb_deal_step(&g, &m, NULL, 0) < 0)
+                            break;
+                    }
+                    if (g.winner >= 0)
+                        continue;
+                }
+                int s0 = g.steps;
+                double t0 = now_s(CLOCK_THREAD_CPUTIME_ID);
+                cb_deal_run(&g, pols, users, 2000, NULL, 0);
+                cpu += now_s(CLOCK_THREAD_CPUTIME_ID) - t0;
+                steps += g.steps - s0;
+                n++;
+            }
+            printf("%-6s %-9s %-14s %8ld %12.0f %10.2f %10.1f\n", preset, pol ? "random" : "heuristic",
+                   mid ? "from mid-game" : "whole deal", n, n / cpu, cpu / steps * 1e6, (double)steps / n);
+            fflush(stdout);
+        }
+    }
+    free(ru.buf);
+    cb_hws_free(&a.ws);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+typedef struct plugin {
+    void *so;
+    const cb_bot *bot;
+} plugin;
+
+static void bench_decisions(const plugin *P, const char *preset, int positions, uint64_t seed, const char *threads)
+{
+    cb_rules r;
+    cb_rules_preset(preset, &r);
+    cb_param prm[1] = {{"threads", threads}};
+    char err[200] = "";
+    void *inst = P->bot->create(prm, 1, err, sizeof err);
+    if (!inst) {
+        printf("create: %s\n", err);
+        return;
+    }
+    cb_heur_agent a;
+    memset(&a, 0, sizeof a);
+    cb_hcfg_rollout(&a.cfg);
+    cb_hws_init(&a.ws);
+    cb_rng rng;
+    cb_rng_seed(&rng, seed);
+    cb_play_rec *hist = malloc(sizeof *hist * 1024);
+    double *wall = malloc(sizeof(double) * (size_t)positions);
+    double *cpu = malloc(sizeof(double) * (size_t)positions);
+    int n = 0, endgames = 0, fallbacks = 0;
+    double cpu_search = 0, sims = 0, slowest = 0;
+    char slow_explain[sizeof(((cb_decision *)0)->explain)] = "";
+    cb_move *buf = malloc(sizeof(cb_move) * CB_MOVES_CAP);
+    while (n < positions) {
+        cb_deal g;
+        memset(&g, 0, sizeof g);
+        g.hist = hist;
+        g.hist_cap = 1024;
+        start_deal(&g, &r, &rng);
+        int stop = (int)cb_rng_below(&rng, r.game == CB_GAME_DDZ ? 50 : 40);
+        while (g.winner < 0) {
+            cb_ctx ctx;
+            cb_deal_ctx(&g, &ctx);
+            int nl = cb_legal_moves(&r, &ctx, buf, CB_MOVES_CAP);
+            cb_move whole;
+            bool real = nl > 1 && !cb_play_legal(&r, &ctx, ctx.hand, &whole, NULL, 0);
+            if (real && g.steps >= stop)
+                break;
+            cb_move m;
+            if (cb_heur_deal_policy(&a, &g, &m) != 0 || cb_deal_step(&g, &m, NULL, 0) < 0)
+                break;
+        }
+        if (g.winner >= 0)
+            continue;
+        int bids[3] = {-1, -1, -1};
+        if (r.game == CB_GAME_DDZ) {
+            bids[0] = 1;
+            bids[1] = bids[2] = 0;
+        }
+        cb_view v;
+        cb_deal_view(&g, bids, cb_rng_next(&rng), &v);
+        v.budget_ms = 0;
+        cb_decision d;
+        memset(&d, 0, sizeof d);
+        d.struct_size = sizeof d;
+        double w0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+        int rc = P->bot->decide_play(inst, &v, &d);
+        double w1 = now_s(CLOCK_MONOTONIC), c1 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+        if (rc != 0) {
+            printf("decide_play failed\n");
+            break;
+        }
+        cpu[n] = (c1 - c0) * 1e3;
+        if (cpu[n] > slowest) {
+            slowest = cpu[n];
+            memcpy(slow_explain, d.explain, sizeof slow_explain);
+        }
+        wall[n++] = (w1 - w0) * 1e3;
+        if (d.flags & CB_DEC_ENDGAME)
+            endgames++;
+        else if (strstr(d.explain, "heuristic"))
+            fallbacks++;
+        else {
+            cpu_search += c1 - c0;
+            sims += (double)d.simulations;
+        }
+    }
+    qsort(wall, (size_t)n, sizeof wall[0], cmp_double);
+    qsort(cpu, (size_t)n, sizeof cpu[0], cmp_double);
+    int p99 = (int)((n - 1) * 0.99 + 0.5);
+    printf("%-6s threads %-2s %6d %9.1f %9.1f %9.1f %9.1f %9.1f %12.0f %8d %9d\n", preset, threads, n, wall[n / 2],
+           wall[p99], wall[n - 1], cpu[n / 2], cpu[p99], cpu_search > 0 ? sims / cpu_search : 0, endgames, fallbacks);
+    printf("       slowest (%.1f ms CPU): %s\n", slowest, slow_explain);
+    fflush(stdout);
+    P->bot->destroy(inst);
+    free(buf);
+    free(wall);
+    free(cpu);
+    free(hist);
+    cb_hws_free(&a.ws);
+}
+
+int main(int argc, char **argv)
+{
+    int positions = argc > 1 ? atoi(argv[1]) : 300;
+    uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 1;
+    if (positions < 1) {
+        fprintf(stderr, "usage: bench_ismcts [POSITIONS [SEED]]\n");
+        return 2;
+    }
+    printf("cardbot ismcts benchmark: seed %llu, %d decision positions per game\n\n", (unsigned long long)seed,
+           positions);
+    printf("Play-outs on one core (3 s per row; CPU time of this thread):\n");
+    printf("%-6s %-9s %-14s %8s %12s %10s %10s\n", "game", "policy", "start", "n", "playouts/s", "us/step",
+           "steps");
+    bench_playouts("pdk16", seed);
+    bench_playouts("ddz", seed);
+
+    char path[PATH_MAX], exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0) {
+        snprintf(exe, sizeof exe, "%s", argv[0]);
+        len = (ssize_t)strlen(exe);
+    }
+    exe[len] = 0;
+    snprintf(path, sizeof path, "%s/../plugins/ismcts.so", dirname(exe));
+    plugin P;
+    P.so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!P.so) {
+        printf("\n(no plugin: %s)\n", dlerror());
+        return 0;
+    }
+    cb_plugin_entry_fn entry = (cb_plugin_entry_fn)dlsym(P.so, CB_PLUGIN_ENTRY);
+    if (!entry) {
+        printf("\n(no entry point in %s)\n", path);
+        return 0;
+    }
+    P.bot = entry();
+    printf("\nDecisions at the default budget (positions with a real choice; wall ms p50 / p99 / max; CPU ms\n"
+           "p50 / p99 over all threads; iterations per CPU second inside searches = play-outs/s/core;\n"
+           "decisions taken by the exact endgame; heuristic fallbacks):\n");
+    printf("%-6s %-10s %6s %9s %9s %9s %9s %9s %12s %8s %9s\n", "game", "", "n", "p50 ms", "p99 ms", "max ms",
+           "cpu p50", "cpu p99", "iter/cpu-s", "endgame", "fallback");
+    bench_decisions(&P, "pdk16", positions, seed, "1");
+    bench_decisions(&P, "ddz", positions, seed, "1");
+    bench_decisions(&P, "pdk16", positions, seed, "2");
+    bench_decisions(&P, "ddz", positions, seed, "2");
+    dlclose(P.so);
+    return 0;
+}

@@ -1,0 +1,104 @@
+/* cardbot ismcts — bidding by double-dummy Monte Carlo over sampled deals.
+ *
+ * My hand is fixed; the other hands (DDZ: and the bottom) are sampled consistently with what is
+ * public (plugin/common/worlds.c: PDK's spade 3 is with the first seat). Each deal is played
+ * out by the shared heuristic rollout policy for every seat, with me in the role the bid would
+ * give me (DDZ landlord taking the bottom and leading; PDK 包庄 declarer, the others playing as
+ * a team against me), and the estimate is the share of deals my side wins:
+ *   PDK 包庄: declare when P(go out first) >= threshold (and nobody declared before me);
+ *   DDZ 叫分: the highest k with P(landlord wins) >= bid_k, bid only above the current high.
+ * The rollout policy is weaker than the search that then plays the hand, so the estimate is on
+ * the cautious side; the thresholds are parameters.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ismcts.h"
+
+int ism_decide_bid(ism *m, const cb_view *v, cb_decision *d)
+{
+    const cb_rules *r = v->rules;
+    bool ddz = r->game == CB_GAME_DDZ;
+    int high = 0;
+    bool taken = false;
+    for (int s = 0; s < 3; s++) {
+        if (v->bids[s] > high)
+            high = v->bids[s];
+        if (s != v->seat && v->bids[s] == 1)
+            taken = true;
+    }
+    if (!ddz) {
+        if (!r->bao) {
+            d->bid = 0;
+            snprintf(d->explain, sizeof d->explain, "包庄 is off");
+            return 0;
+        }
+        if (taken) {
+            d->bid = 0;
+            snprintf(d->explain, sizeof d->explain, "包庄 already declared");
+            return 0;
+        }
+    } else if (high >= 3) {
+        d->bid = 0;
+        snprintf(d->explain, sizeof d->explain, "bid 3 already made");
+        return 0;
+    }
+    if (ism_threads(m, 1) != 0)
+        return -1;
+    is_thread *t = m->th[0];
+    char err[120];
+    if (cb_worlds_from_view(&m->worlds, v, err, sizeof err) != 0)
+        return -1;
+    cb_rng rng;
+    cb_rng_seed(&rng, cb_rng_mix(v->seed, m->p.seed ^ 0xB1DB1Dull));
+    cb_rng_seed(&t->agent.rng, cb_rng_mix(v->seed, m->p.seed ^ 0xB1DA6Eull));
+    cb_deal_policy pol = cb_heur_deal_policy;
+    cb_deal_policy pols[3] = {pol, pol, pol};
+    void *users[3] = {&t->agent, &t->agent, &t->agent};
+    int n = 0, wins = 0;
+    uint64_t t0 = is_now_ns();
+    for (int i = 0; i < m->p.bid_samples; i++) {
+        cb_cards hands[3], bottom = 0;
+        if (cb_worlds_sample(&m->worlds, &rng, hands, &bottom) != 0)
+            continue;
+        cb_deal g;
+        memset(&g, 0, sizeof g);
+        if (ddz) {
+            hands[v->seat] |= bottom;
+            cb_deal_init(&g, r, hands, v->seat, v->seat, 1, bottom);
+        } else {
+            cb_deal_init(&g, r, hands, v->first_seat >= 0 && v->first_seat < 3 ? v->first_seat : -1, v->seat, 0, 0);
+        }
+        int w = cb_deal_run(&g, pols, users, 600, NULL, 0);
+        if (w < 0)
+            continue;
+        n++;
+        if (w == v->seat)
+            wins++;
+    }
+    double ms = (double)(is_now_ns() - t0) / 1e6;
+    if (n == 0)
+        return -1; /* nothing sampled: the shim's fallback bids */
+    double p = (double)wins / n;
+    d->value = (float)p;
+    d->simulations = (uint64_t)n;
+    if (ddz) {
+        int want = 0;
+        for (int k = 1; k <= 3; k++)
+            if (p >= m->p.bid[k - 1])
+                want = k;
+        d->bid = want > high ? want : 0;
+        if (d->bid)
+            snprintf(d->explain, sizeof d->explain, "P(landlord wins) %.2f over %d deals, %.0f ms: bid %d (high %d)", p, n,
+                     ms, d->bid, high);
+        else
+            snprintf(d->explain, sizeof d->explain, "P(landlord wins) %.2f over %d deals, %.0f ms: pass (worth %d, high %d)",
+                     p, n, ms, want, high);
+    } else {
+        d->bid = p >= m->p.threshold ? 1 : 0;
+        snprintf(d->explain, sizeof d->explain, "P(out first as 包庄) %.2f over %d deals, %.0f ms, threshold %.2f: %s", p,
+                 n, ms, m->p.threshold, d->bid ? "包庄" : "no");
+    }
+    return 0;
+}

@@ -1,0 +1,607 @@
+/* cardbot — the ismcts strategy plugin (the default): information-set Monte Carlo tree search
+ * over worlds consistent with the public record, heuristic play-outs, an exact endgame, and
+ * bidding by Monte Carlo over sampled deals. Both games.
+ *
+ * Parameters (keys of a [strategy.NAME] group with plugin = ismcts):
+ *   iterations = N     budget per decision in iterations, over all threads (default 1000).
+ *                      Same view, seed and thread count -> same answer.
+ *   time_ms = N        budget per decision in milliseconds instead (not reproducible). Give
+ *                      iterations or time_ms, not both.
+ *   threads = N        root-parallel search threads, 1..64 (default 1): each grows its own
+ *                      tree; the root statistics are summed. The iterations are split over them.
+ *   threshold = P      PDK 包庄: declare when the estimated P(go out first) >= P (default 0.70).
+ *   bid1, bid2, bid3   DDZ 叫分: bid k when the estimated landlord win rate >= bid_k (defaults
+ *                      0.50, 0.58, 0.66; non-decreasing) and k beats the highest bid so far.
+ *   exploration = C    UCB exploration constant (default 0.7; rewards are win/loss 0..1).
+ *   rollout = NAME     play-out policy: heuristic (the shared fast heuristic, default) or random.
+ *   seed = N           extra seed mixed with each view's seed (default 0).
+ *   bid_samples = N    deals sampled per bidding decision (default 200).
+ *   width = N          root candidates: the heuristic's N best plays (plus the pass), 1..48
+ *                      (default 12).
+ *   tree_width = N     in-tree candidates at my own nodes (default 6).
+ *   partner_width = N  ... at my partner's nodes (DDZ farmers, PDK against a 包庄; default 1)
+ *   opponent_width = N ... at the other side's nodes (default 1). Width 1 makes a seat follow
+ *                      the heuristic's choice in each world (plus the pass when it may pass):
+ *                      an opponent model, measured stronger against level 6 than letting the
+ *                      tree explore the other seats' plays at this budget; raise it to model
+ *                      opponents that search.
+ *   endgame = N        solve exactly when all hands together hold at most N cards (default: 14
+ *                      PDK, 12 DDZ; leaves of the tree from N - 2); 0 turns the solver off.
+ *   opponents = M      PDK without 包庄: paranoid (default; the other two seats as one side,
+ *                      see solve.h) or maxn (each seat for itself in the tree; leaves are then
+ *                      never solved, the solver being two-sided).
+ *
+ * The view's budget_ms (when not 0) caps every search at 60% of it, so a slow machine answers in
+ * time; reproducibility holds as long as that cap is not reached.
+ *
+ * Explanations: "v" is the estimated win rate of the chosen play for my side, "n" its visits,
+ * then iterations, worlds sampled, milliseconds and the root candidates. ENDGAME: the exact
+ * solver decided (wins in w of W sampled worlds); " BOMB" ends the text of a bomb or the rocket
+ * (the decision's flags say the same, plus COUNTED). When no world consistent with the record can
+ * be found, the answer is the heuristic's (level 6) and the explanation says so; forced plays and
+ * a hand that goes out in one play are answered at once, also through the heuristic.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cardbot/bot.h"
+#include "ismcts.h"
+
+#define DEFAULT_ITERATIONS 1000
+
+/* ---- parameters ---- */
+
+static void set_err(char *err, size_t errlen, const char *fmt, const char *a, const char *b)
+{
+    if (err && errlen)
+        snprintf(err, errlen, fmt, a, b);
+}
+
+static int parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+        return -1;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || !end || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_prob(const char *s, double lo, double hi, double *out)
+{
+    if (!s || !*s || *s == ' ')
+        return -1;
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || !end || *end || !isfinite(v) || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static const char *const known_keys =
+    "iterations, time_ms, threads, threshold, bid1, bid2, bid3, exploration, rollout, seed, bid_samples, width, "
+    "tree_width, partner_width, opponent_width, endgame, opponents";
+
+static int parse_params(const cb_param *params, int nparams, is_params *p, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    p->iterations = DEFAULT_ITERATIONS;
+    p->threads = 1;
+    p->threshold = 0.70;
+    p->bid[0] = 0.50;
+    p->bid[1] = 0.58;
+    p->bid[2] = 0.66;
+    p->exploration = 0.7;
+    p->rollout = IS_ROLLOUT_HEURISTIC;
+    p->bid_samples = 200;
+    p->width = 12;
+    p->endgame = -1; /* per game */
+    p->tree_width = 6;
+    p->partner_width = 1;
+    p->opponent_width = 1;
+    bool have_iter = false, have_time = false;
+    for (int i = 0; i < nparams; i++) {
+        const char *k = params[i].key ? params[i].key : "";
+        const char *v = params[i].value ? params[i].value : "";
+        uint64_t x;
+        double f;
+        if (strcmp(k, "iterations") == 0) {
+            if (parse_u64(v, 1, 100000000, &x) != 0) {
+                set_err(err, errlen, "ismcts: iterations: '%s' is not a count 1..100000000%s", v, "");
+                return -1;
+            }
+            p->iterations = x;
+            have_iter = true;
+        } else if (strcmp(k, "time_ms") == 0) {
+            if (parse_u64(v, 1, 600000, &x) != 0) {
+                set_err(err, errlen, "ismcts: time_ms: '%s' is not a time 1..600000 ms%s", v, "");
+                return -1;
+            }
+            p->time_ms = (uint32_t)x;
+            have_time = true;
+        } else if (strcmp(k, "threads") == 0) {
+            if (parse_u64(v, 1, IS_MAX_THREADS, &x) != 0) {
+                set_err(err, errlen, "ismcts: threads: '%s' is not a thread count 1..64%s", v, "");
+                return -1;
+            }
+            p->threads = (int)x;
+        } else if (strcmp(k, "threshold") == 0) {
+            if (parse_prob(v, 0, 1, &f) != 0) {
+                set_err(err, errlen, "ismcts: threshold: '%s' is not a probability 0..1%s", v, "");
+                return -1;
+            }
+            p->threshold = f;
+        } else if (strcmp(k, "bid1") == 0 || strcmp(k, "bid2") == 0 || strcmp(k, "bid3") == 0) {
+            if (parse_prob(v, 0, 1, &f) != 0) {
+                set_err(err, errlen, "ismcts: %s: '%s' is not a probability 0..1", k, v);
+                return -1;
+            }
+            p->bid[k[3] - '1'] = f;
+        } else if (strcmp(k, "exploration") == 0) {
+            if (parse_prob(v, 0, 10, &f) != 0) {
+                set_err(err, errlen, "ismcts: exploration: '%s' is not a number 0..10%s", v, "");
+                return -1;
+            }
+            p->exploration = f;
+        } else if (strcmp(k, "rollout") == 0) {
+            if (strcmp(v, "heuristic") == 0)
+                p->rollout = IS_ROLLOUT_HEURISTIC;
+            else if (strcmp(v, "random") == 0)
+                p->rollout = IS_ROLLOUT_RANDOM;
+            else {
+                set_err(err, errlen, "ismcts: rollout: '%s' is not a policy (heuristic, random)%s", v, "");
+                return -1;
+            }
+        } else if (strcmp(k, "seed") == 0) {
+            if (parse_u64(v, 0, UINT64_MAX, &x) != 0) {
+                set_err(err, errlen, "ismcts: seed: '%s' is not an unsigned integer%s", v, "");
+                return -1;
+            }
+            p->seed = x;
+        } else if (strcmp(k, "bid_samples") == 0) {
+            if (parse_u64(v, 1, 100000, &x) != 0) {
+                set_err(err, errlen, "ismcts: bid_samples: '%s' is not a count 1..100000%s", v, "");
+                return -1;
+            }
+            p->bid_samples = (int)x;
+        } else if (strcmp(k, "width") == 0) {
+            if (parse_u64(v, 1, IS_MAX_WIDTH, &x) != 0) {
+                set_err(err, errlen, "ismcts: width: '%s' is not a count 1..48%s", v, "");
+                return -1;
+            }
+            p->width = (int)x;
+        } else if (strcmp(k, "tree_width") == 0 || strcmp(k, "partner_width") == 0 ||
+                   strcmp(k, "opponent_width") == 0) {
+            if (parse_u64(v, 1, 32, &x) != 0) {
+                set_err(err, errlen, "ismcts: %s: '%s' is not a count 1..32", k, v);
+                return -1;
+            }
+            if (k[0] == 't')
+                p->tree_width = (int)x;
+            else if (k[0] == 'p')
+                p->partner_width = (int)x;
+            else
+                p->opponent_width = (int)x;
+        } else if (strcmp(k, "opponents") == 0) {
+            if (strcmp(v, "paranoid") == 0)
+                p->maxn = false;
+            else if (strcmp(v, "maxn") == 0)
+                p->maxn = true;
+            else {
+                set_err(err, errlen, "ismcts: opponents: '%s' is not a model (paranoid, maxn)%s", v, "");
+                return -1;
+            }
+        } else if (strcmp(k, "endgame") == 0) {
+            if (parse_u64(v, 0, 40, &x) != 0) {
+                set_err(err, errlen, "ismcts: endgame: '%s' is not a card count 0..40%s", v, "");
+                return -1;
+            }
+            p->endgame = (int)x;
+        } else {
+            set_err(err, errlen, "ismcts: unknown parameter '%s' (known: %s)", k, known_keys);
+            return -1;
+        }
+    }
+    if (have_iter && have_time) {
+        set_err(err, errlen, "ismcts: time_ms: give iterations or time_ms, not both%s%s", "", "");
+        return -1;
+    }
+    if (have_time)
+        p->iterations = 0;
+    if (p->bid[1] < p->bid[0]) {
+        set_err(err, errlen, "ismcts: bid2: below bid1 (the thresholds must not decrease)%s%s", "", "");
+        return -1;
+    }
+    if (p->bid[2] < p->bid[1]) {
+        set_err(err, errlen, "ismcts: bid3: below bid2 (the thresholds must not decrease)%s%s", "", "");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- instance ---- */
+
+static void *ism_create(const cb_param *params, int nparams, char *err, size_t errlen)
+{
+    is_params p;
+    if (parse_params(params, nparams, &p, err, errlen) != 0)
+        return NULL;
+    ism *m = calloc(1, sizeof *m);
+    if (!m || cb_hws_init(&m->ws) != 0) {
+        free(m);
+        set_err(err, errlen, "ismcts: out of memory%s%s", "", "");
+        return NULL;
+    }
+    m->p = p;
+    cb_hcfg_level(&m->l6, 6);
+    return m;
+}
+
+static void ism_destroy(void *inst)
+{
+    ism *m = inst;
+    if (!m)
+        return;
+    for (int i = 0; i < IS_MAX_THREADS; i++)
+        if (m->th[i]) {
+            is_thread_free(m->th[i]);
+            free(m->th[i]);
+        }
+    cb_worlds_free(&m->worlds);
+    cb_hws_free(&m->ws);
+    free(m);
+}
+
+int ism_threads(ism *m, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (m->th[i])
+            continue;
+        is_thread *t = malloc(sizeof *t);
+        if (!t || is_thread_init(t) != 0) {
+            free(t);
+            return -1;
+        }
+        m->th[i] = t;
+    }
+    return 0;
+}
+
+/* The view members this plugin reads all exist in ABI 1.0's cb_view. */
+static bool view_ok(const cb_view *v)
+{
+    return v && v->rules && v->struct_size >= sizeof(cb_view) && CB_ABI_MAJOR_OF(v->abi_version) == CB_ABI_MAJOR &&
+           v->seat >= 0 && v->seat < 3 && v->nseats == 3 && (v->nhistory == 0 || v->history) &&
+           (v->rules->game == CB_GAME_PDK || v->rules->game == CB_GAME_DDZ);
+}
+
+/* Write only the members the host's cb_decision has. */
+static void deliver(cb_decision *out, const cb_decision *d)
+{
+    uint32_t size = out->struct_size;
+    if (size == 0 || size > sizeof *d)
+        size = sizeof *d;
+    if (size <= sizeof d->struct_size)
+        return;
+    memcpy((char *)out + sizeof out->struct_size, (const char *)d + sizeof d->struct_size,
+           size - sizeof d->struct_size);
+}
+
+static void init_decision(cb_decision *d)
+{
+    memset(d, 0, sizeof *d);
+    d->struct_size = sizeof *d;
+    d->value = NAN;
+    d->minhands_before = -1;
+    d->minhands_after = -1;
+}
+
+static int ism_bid(void *inst, const cb_view *v, cb_decision *out)
+{
+    ism *m = inst;
+    if (!m || !out || !view_ok(v) || v->phase != CB_PHASE_BID)
+        return -1;
+    cb_decision d;
+    init_decision(&d);
+    if (ism_decide_bid(m, v, &d) != 0)
+        return -1;
+    deliver(out, &d);
+    return 0;
+}
+
+/* ---- play ---- */
+
+static bool is_bomb(const cb_move *mv) { return mv->shape == CB_BOMB || mv->shape == CB_ROCKET; }
+
+/* The side of each seat for the searcher `me` (see solve.h). */
+static void sides(const cb_view *v, uint8_t side[3])
+{
+    int ll = (v->landlord >= 0 && v->landlord < 3) ? v->landlord : -1;
+    for (int s = 0; s < 3; s++) {
+        if (ll >= 0)
+            side[s] = (s == ll) == (v->seat == ll);
+        else
+            side[s] = s == v->seat; /* PDK without 包庄: paranoid */
+    }
+}
+
+/* The public position as a deal; the other hands are filled per world. */
+static void root_deal(const cb_view *v, const cb_worlds *w, const cb_situ *s, cb_deal *g)
+{
+    memset(g, 0, sizeof *g);
+    g->rules = v->rules;
+    g->hands[v->seat] = v->hand;
+    for (int i = 0; i < v->nhistory; i++) {
+        g->played |= v->history[i].cards;
+        if (v->history[i].cards && v->history[i].seat >= 0 && v->history[i].seat < 3)
+            g->plays[v->history[i].seat]++;
+    }
+    g->bottom = v->bottom;
+    g->turn = v->seat;
+    g->first_seat = v->first_seat;
+    g->landlord = (v->landlord >= 0 && v->landlord < 3) ? v->landlord : -1;
+    int high = 0;
+    for (int i = 0; i < 3; i++)
+        if (v->bids[i] > high)
+            high = v->bids[i];
+    g->bid = v->rules->game == CB_GAME_DDZ ? (high > 0 ? high : 1) : 0;
+    g->table_seat = w->trick_seat;
+    g->npass = w->trick_passes;
+    if (w->trick_seat >= 0) {
+        g->table = w->trick;
+        g->table_cards = v->table;
+    }
+    g->first_play = w->nplays == 0;
+    g->winner = -1;
+    g->steps = v->nhistory;
+    for (int i = 0; i < 3; i++)
+        g->bombs[i] = v->bombs[i];
+    g->voids = s->voids;
+    g->hist = NULL;
+}
+
+/* Answer with the heuristic's choice (fallback); `why` prefixes the explanation. */
+static int answer_heuristic(ism *m, const cb_view *v, const cb_hchoice *ch, const char *why, cb_decision *out)
+{
+    cb_decision d;
+    init_decision(&d);
+    if (ch->move.shape != CB_PASS && cb_cards_pick(v->hand, ch->move.counts, &d.cards) != 0)
+        return -1;
+    d.flags = ch->flags;
+    d.value = ch->value;
+    d.minhands_before = ch->mh_before;
+    d.minhands_after = ch->mh_after;
+    snprintf(d.explain, sizeof d.explain, "%s; heuristic L6: %s", why, ch->why);
+    (void)m;
+    deliver(out, &d);
+    return 0;
+}
+
+static int cmp_desc_ncards(const void *a, const void *b)
+{
+    const cb_move *x = a, *y = b;
+    int kx = x->shape == CB_PASS ? -1 : x->ncards, ky = y->shape == CB_PASS ? -1 : y->ncards;
+    return ky - kx;
+}
+
+static int ism_play(void *inst, const cb_view *v, cb_decision *out)
+{
+    ism *m = inst;
+    if (!m || !out || !view_ok(v) || v->phase != CB_PHASE_PLAY)
+        return -1;
+    uint64_t t0 = is_now_ns();
+    const cb_rules *r = v->rules;
+    bool ddz = r->game == CB_GAME_DDZ;
+    cb_situ s;
+    if (cb_situ_from_view_cached(v, &m->replay, &s) != 0)
+        return -1;
+    /* the record's worlds; their replay also knows the reading each play was accepted under,
+     * which is the table's reading to beat (a multiset can read several ways) */
+    char err[120];
+    bool worlds_ok = cb_worlds_from_view(&m->worlds, v, err, sizeof err) == 0;
+    if (worlds_ok && m->worlds.trick_seat >= 0 && m->worlds.trick_seat == s.table_seat)
+        s.table = m->worlds.trick;
+    cb_rng hrng;
+    cb_rng_seed(&hrng, cb_rng_mix(v->seed, m->p.seed));
+    cb_hchoice ch;
+    if (cb_heur_choose(&m->l6, &s, &m->ws, &hrng, &ch) != 0)
+        return -1;
+    if (ch.nmoves == -1 || ch.nmoves == 1)
+        return answer_heuristic(m, v, &ch, ch.nmoves == 1 ? "forced" : "out in one play", out);
+
+    /* root candidates: the heuristic's best `width` plays by score, then the pass */
+    int nc = ch.nexact;
+    cb_hcand *c = m->ws.cands;
+    for (int j = 0; j < nc; j++) { /* selection sort by score, best first */
+        int b = j;
+        for (int i = j + 1; i < nc; i++)
+            if (c[i].score > c[b].score)
+                b = i;
+        cb_hcand tmp = c[b];
+        c[b] = c[j];
+        c[j] = tmp;
+    }
+    int nroot = 0;
+    bool pass_in = false;
+    for (int j = 0; j < nc; j++) {
+        const cb_move *mv = &m->ws.moves[c[j].idx];
+        if (mv->shape == CB_PASS) {
+            m->moves[nroot++] = *mv;
+            pass_in = true;
+        } else if (nroot - (pass_in ? 1 : 0) < m->p.width) {
+            m->moves[nroot++] = *mv;
+        }
+    }
+    if (nroot == 0)
+        return -1;
+
+    if (!worlds_ok)
+        return answer_heuristic(m, v, &ch, err, out);
+
+    int threads = m->p.threads;
+    if (ism_threads(m, threads) != 0)
+        return answer_heuristic(m, v, &ch, "out of memory", out);
+
+    is_setup S;
+    memset(&S, 0, sizeof S);
+    S.rules = r;
+    S.me = v->seat;
+    sides(v, S.side);
+    bool two_sides = ddz || (v->landlord >= 0 && v->landlord < 3);
+    for (int i = 0; i < 3; i++)
+        S.team[i] = (m->p.maxn && !two_sides) ? (uint8_t)i : S.side[i];
+    S.solve_leaves_ok = !m->p.maxn || two_sides;
+    root_deal(v, &m->worlds, &s, &S.root);
+    S.worlds = &m->worlds;
+    S.moves = m->moves;
+    S.nmoves = nroot;
+    S.iterations = m->p.iterations;
+    S.time_ns = (uint64_t)m->p.time_ms * 1000000ull;
+    if (v->budget_ms > 0) {
+        uint64_t cap = (uint64_t)v->budget_ms * 600000ull; /* 60% of the host's budget */
+        if (!S.time_ns || S.time_ns > cap)
+            S.time_ns = cap;
+    }
+    S.threads = threads;
+    S.exploration = m->p.exploration;
+    S.rollout = m->p.rollout;
+    S.k_own = m->p.tree_width;
+    S.k_partner = m->p.partner_width;
+    S.k_opp = m->p.opponent_width;
+    int endgame = m->p.endgame >= 0 ? m->p.endgame : (ddz ? 12 : 14);
+    S.leaf_cards = endgame > 2 ? endgame - 2 : 0;
+    S.leaf_limit = 4000;
+    S.leaf_budget = 20000; /* about 30 ms of solving at most */
+    S.seed = cb_rng_mix(v->seed, m->p.seed);
+
+    int total = 0;
+    for (int i = 0; i < 3; i++)
+        total += v->cards_left[i];
+
+    cb_decision d;
+    init_decision(&d);
+    const cb_move *chosen = NULL;
+    double value = NAN;
+    uint32_t flags = CB_DEC_COUNTED;
+
+    /* exact endgame: every legal play of mine in sampled worlds */
+    if (endgame > 0 && total <= endgame && S.root.first_play == false) {
+        cb_ctx ctx;
+        cb_situ_ctx(&s, &ctx);
+        int n = cb_legal_moves(r, &ctx, m->ws.moves, m->ws.cap);
+        if (n > 0 && n <= m->ws.cap) {
+            /* the root candidates first (heuristic order: the tie-break), then the rest */
+            cb_move *all = m->ws.moves;
+            int na = 0;
+            static const int cap_all = 512;
+            cb_move buf[512];
+            for (int i = 0; i < nroot && na < cap_all; i++)
+                buf[na++] = m->moves[i];
+            int rest0 = na;
+            for (int i = 0; i < n && na < cap_all; i++) {
+                bool dup = false;
+                for (int j = 0; j < nroot && !dup; j++)
+                    dup = all[i].counts == m->moves[j].counts && all[i].shape == m->moves[j].shape &&
+                          all[i].main == m->moves[j].main && all[i].len == m->moves[j].len;
+                if (!dup)
+                    buf[na++] = all[i];
+            }
+            qsort(buf + rest0, (size_t)(na - rest0), sizeof buf[0], cmp_desc_ncards);
+            int wins[512];
+            uint64_t nodes0 = m->th[0]->solver.total_nodes;
+            /* 48 worlds; a node budget bounds the time (some 60 ms at worst), past it the
+             * search decides instead */
+            int got = ism_endgame(m, &S, buf, na, 48, 40000, wins);
+            if (got > 0) {
+                int best = 0;
+                for (int j = 1; j < na; j++)
+                    if (wins[j] > wins[best])
+                        best = j;
+                if (wins[best] > 0) {
+                    /* decided by the solver; keep the move in m->moves' storage */
+                    m->moves[IS_MAX_WIDTH + 1] = buf[best];
+                    chosen = &m->moves[IS_MAX_WIDTH + 1];
+                    value = (double)wins[best] / got;
+                    flags |= CB_DEC_ENDGAME;
+                    d.simulations = (uint64_t)got;
+                    d.nodes = m->th[0]->solver.total_nodes - nodes0;
+                    snprintf(d.explain, sizeof d.explain, "ENDGAME exact: wins in %d of %d worlds, %d plays, %.1f ms",
+                             wins[best], got, na, (double)(is_now_ns() - t0) / 1e6);
+                } else {
+                    /* lost against best play in every world: search with play-outs, where
+                     * opponents can still go wrong */
+                    S.leaf_cards = 0;
+                }
+            }
+        }
+    }
+
+    if (!chosen) {
+        if (is_search(&S, m->th, threads, m->visits, m->wins) != 0) {
+            uint64_t tried = 0, failed = 0;
+            for (int i = 0; i < threads; i++) {
+                tried += m->th[i]->worlds.proposals;
+                failed += m->th[i]->world_fail;
+            }
+            snprintf(err, sizeof err, "no consistent world (%llu proposals, %llu failures)", (unsigned long long)tried,
+                     (unsigned long long)failed);
+            return answer_heuristic(m, v, &ch, err, out);
+        }
+        int best = 0;
+        for (int j = 1; j < nroot; j++) {
+            if (m->visits[j] > m->visits[best] ||
+                (m->visits[j] == m->visits[best] && m->visits[j] > 0 &&
+                 m->wins[j] / (double)m->visits[j] > m->wins[best] / (double)m->visits[best]))
+                best = j;
+        }
+        chosen = &m->moves[best];
+        value = m->visits[best] ? m->wins[best] / (double)m->visits[best] : NAN;
+        uint64_t iters = 0, worlds = 0, nodes = 0, solved = 0;
+        for (int i = 0; i < threads; i++) {
+            iters += m->th[i]->iters;
+            worlds += m->th[i]->worlds.samples - m->th[i]->world_fail;
+            nodes += m->th[i]->tree_nodes;
+            solved += m->th[i]->solved;
+        }
+        d.simulations = iters;
+        d.nodes = nodes;
+        snprintf(d.explain, sizeof d.explain, "ismcts v=%.2f n=%llu it=%llu worlds=%llu exact=%llu %.1fms cand=%d/%d", value,
+                 (unsigned long long)m->visits[best], (unsigned long long)iters, (unsigned long long)worlds,
+                 (unsigned long long)solved, (double)(is_now_ns() - t0) / 1e6, nroot, ch.nmoves);
+    }
+    if (chosen->shape != CB_PASS && cb_cards_pick(v->hand, chosen->counts, &d.cards) != 0)
+        return -1;
+    if (is_bomb(chosen)) {
+        flags |= CB_DEC_BOMB;
+        size_t len = strnlen(d.explain, sizeof d.explain);
+        if (len + 6 < sizeof d.explain)
+            memcpy(d.explain + len, " BOMB", 6);
+    }
+    d.flags = flags;
+    d.value = (float)value;
+    d.minhands_before = cb_hws_min_hands(&m->ws, r, s.hand);
+    d.minhands_after = chosen->shape == CB_PASS ? d.minhands_before : cb_hws_min_hands(&m->ws, r, s.hand - chosen->counts);
+    deliver(out, &d);
+    return 0;
+}
+
+static const cb_bot ismcts_bot = {
+    .abi_version = CB_ABI_VERSION,
+    .struct_size = sizeof(cb_bot),
+    .name = "ismcts",
+    .version = "1.0",
+    .create = ism_create,
+    .destroy = ism_destroy,
+    .decide_bid = ism_bid,
+    .decide_play = ism_play,
+};
+
+const cb_bot *cb_plugin_entry(void) { return &ismcts_bot; }

@@ -1,0 +1,415 @@
+/* cardbot ismcts — the information-set Monte Carlo tree search (see search.h). */
+#include "search.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+uint64_t is_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int is_thread_init(is_thread *t)
+{
+    memset(t, 0, sizeof *t);
+    t->cap_nodes = 4096;
+    t->nodes = malloc((size_t)t->cap_nodes * sizeof *t->nodes);
+    t->cap_cm = 4096;
+    t->cm = malloc((size_t)t->cap_cm * sizeof *t->cm);
+    t->rmoves = malloc((size_t)CB_MOVES_CAP * sizeof *t->rmoves);
+    if (!t->nodes || !t->cm || !t->rmoves || cb_hws_init(&t->agent.ws) != 0 || cb_hws_init(&t->tree_ws) != 0 ||
+        is_solver_init(&t->solver, 15, 1 << 15) != 0) {
+        is_thread_free(t);
+        return -1;
+    }
+    cb_hcfg_rollout(&t->agent.cfg);
+    /* inside the tree the candidates matter more than in a play-out: score more of them exactly */
+    cb_hcfg_rollout(&t->tree_cfg);
+    t->tree_cfg.exact_top = 8;
+    t->tree_cfg.exact_all_upto = 10;
+    t->ready = true;
+    return 0;
+}
+
+void is_thread_free(is_thread *t)
+{
+    free(t->nodes);
+    free(t->cm);
+    free(t->rmoves);
+    cb_hws_free(&t->agent.ws);
+    cb_hws_free(&t->tree_ws);
+    is_solver_free(&t->solver);
+    memset(t, 0, sizeof *t);
+}
+
+/* ---- candidates ---- */
+
+static bool same_move(const cb_move *a, const cb_move *b)
+{
+    return a->counts == b->counts && a->shape == b->shape && a->main == b->main && a->len == b->len;
+}
+
+int is_candidates(const cb_hcfg *cfg, cb_hws *ws, const cb_deal *g, int k, cb_move *out, int cap)
+{
+    cb_situ s;
+    cb_situ_from_deal(g, &s);
+    cb_hchoice ch;
+    if (cb_heur_choose(cfg, &s, ws, NULL, &ch) != 0)
+        return -1;
+    if (ch.nmoves == -1) { /* the whole hand in one play: nothing else is worth a look */
+        out[0] = ch.move;
+        return 1;
+    }
+    if (ch.nmoves == 1) {
+        out[0] = ws->moves[0];
+        return 1;
+    }
+    /* the exactly scored candidates, best first (selection by score; the lists are short) */
+    int n = ch.nexact;
+    cb_hcand *c = ws->cands;
+    int got = 0;
+    bool pass_in = false;
+    int pass_at = -1;
+    for (int i = 0; i < n; i++)
+        if (ws->moves[c[i].idx].shape == CB_PASS)
+            pass_at = i;
+    for (int j = 0; j < n && got < k && got < cap; j++) {
+        int b = j;
+        for (int i = j + 1; i < n; i++)
+            if (c[i].score > c[b].score)
+                b = i;
+        cb_hcand tmp = c[b];
+        c[b] = c[j];
+        c[j] = tmp;
+        if (pass_at == j)
+            pass_at = b;
+        else if (pass_at == b)
+            pass_at = j;
+        const cb_move *m = &ws->moves[c[j].idx];
+        if (m->shape == CB_PASS)
+            pass_in = true;
+        out[got++] = *m;
+    }
+    if (!pass_in && pass_at >= 0 && got < cap)
+        out[got++] = ws->moves[c[pass_at].idx];
+    return got;
+}
+
+/* ---- the tree ---- */
+
+static int new_node(is_thread *t, int parent, const cb_move *m, int actor)
+{
+    if (t->nnodes == t->cap_nodes) {
+        int cap = t->cap_nodes * 2;
+        is_node *nn = realloc(t->nodes, (size_t)cap * sizeof *nn);
+        if (!nn)
+            return -1;
+        t->nodes = nn;
+        t->cap_nodes = cap;
+    }
+    int i = t->nnodes++;
+    is_node *x = &t->nodes[i];
+    memset(x, 0, sizeof *x);
+    if (m)
+        x->move = *m;
+    x->parent = parent;
+    x->child = -1;
+    x->sibling = -1;
+    x->cand_off = -1;
+    x->actor = (int8_t)actor;
+    if (parent >= 0) {
+        /* append, so children keep the candidates' order (the expansion order) */
+        int *link = &t->nodes[parent].child;
+        while (*link >= 0)
+            link = &t->nodes[*link].sibling;
+        *link = i;
+    }
+    return i;
+}
+
+static int cache_cands(is_thread *t, int node, const cb_move *c, int n)
+{
+    if (t->ncm + n > t->cap_cm) {
+        int cap = t->cap_cm;
+        while (t->ncm + n > cap)
+            cap *= 2;
+        cb_move *nc = realloc(t->cm, (size_t)cap * sizeof *nc);
+        if (!nc)
+            return -1;
+        t->cm = nc;
+        t->cap_cm = cap;
+    }
+    memcpy(t->cm + t->ncm, c, (size_t)n * sizeof *c);
+    t->nodes[node].cand_off = t->ncm;
+    t->nodes[node].ncand = (uint8_t)n;
+    t->ncm += n;
+    return 0;
+}
+
+static int total_cards(const cb_deal *g)
+{
+    return cb_cards_size(g->hands[0]) + cb_cards_size(g->hands[1]) + cb_cards_size(g->hands[2]);
+}
+
+static int random_policy(void *user, const cb_deal *g, cb_move *out)
+{
+    is_thread *t = user;
+    cb_ctx ctx;
+    cb_deal_ctx(g, &ctx);
+    int n = cb_legal_moves(g->rules, &ctx, t->rmoves, CB_MOVES_CAP);
+    if (n <= 0)
+        return -1;
+    if (n > CB_MOVES_CAP)
+        n = CB_MOVES_CAP;
+    /* the whole hand when it goes in one play (any sane player takes it) */
+    cb_move whole;
+    if (cb_play_legal(g->rules, &ctx, ctx.hand, &whole, NULL, 0)) {
+        *out = whole;
+        return 0;
+    }
+    *out = t->rmoves[cb_rng_below(&t->rng, (uint32_t)n)];
+    return 0;
+}
+
+/* Winner of g played out from here: exact when few cards are left, else a play-out. -1 on failure. */
+static int evaluate(is_thread *t, cb_deal *g)
+{
+    const is_setup *S = t->S;
+    if (g->winner >= 0)
+        return g->winner;
+    if (S->solve_leaves_ok && S->leaf_cards > 0 && total_cards(g) <= S->leaf_cards &&
+        t->leaf_nodes < S->leaf_budget) {
+        is_pos p;
+        memset(&p, 0, sizeof p);
+        for (int s = 0; s < 3; s++)
+            p.h[s] = cb_counts_of(g->hands[s]);
+        p.turn = (int8_t)g->turn;
+        p.tseat = (int8_t)g->table_seat;
+        p.npass = (int8_t)g->npass;
+        if (g->table_seat >= 0)
+            p.table = g->table;
+        int v = is_solve(&t->solver, &p, S->leaf_limit);
+        t->leaf_nodes += t->solver.nodes;
+        if (v >= 0) {
+            t->solved++;
+            /* a seat of the winning side stands for the result */
+            for (int s = 0; s < 3; s++)
+                if ((S->side[s] != 0) == (v == 1))
+                    return s;
+        }
+    }
+    t->playouts++;
+    cb_deal_policy pol = S->rollout == IS_ROLLOUT_RANDOM ? random_policy : cb_heur_deal_policy;
+    void *user = S->rollout == IS_ROLLOUT_RANDOM ? (void *)t : (void *)&t->agent;
+    cb_deal_policy pols[3] = {pol, pol, pol};
+    void *users[3] = {user, user, user};
+    g->hist = NULL;
+    int w = cb_deal_run(g, pols, users, 600, NULL, 0);
+    return w >= 0 ? w : -1;
+}
+
+/* One iteration in the world `hands`. Returns 0, or -1 on failure (out of memory, a policy
+ * that failed). */
+static int iterate(is_thread *t, const cb_cards hands[3])
+{
+    const is_setup *S = t->S;
+    cb_deal g = S->root;
+    for (int s = 0; s < 3; s++)
+        g.hands[s] = hands[s];
+    int path[512];
+    int depth = 0;
+    int node = 0;
+    path[depth++] = 0;
+    bool expanded = false;
+    while (g.winner < 0 && !expanded && depth < (int)(sizeof path / sizeof path[0])) {
+        int seat = g.turn;
+        const cb_move *cand;
+        int nc;
+        if (node == 0) {
+            cand = S->moves;
+            nc = S->nmoves;
+        } else if (seat == S->me) {
+            if (t->nodes[node].cand_off < 0) {
+                nc = is_candidates(&t->tree_cfg, &t->tree_ws, &g, S->k_own, t->cbuf, 64);
+                if (nc <= 0 || cache_cands(t, node, t->cbuf, nc) != 0)
+                    return -1;
+            }
+            cand = t->cm + t->nodes[node].cand_off;
+            nc = t->nodes[node].ncand;
+        } else {
+            int k = S->side[seat] ? S->k_partner : S->k_opp;
+            nc = is_candidates(&t->tree_cfg, &t->tree_ws, &g, k, t->cbuf, 64);
+            if (nc <= 0)
+                return -1;
+            cand = t->cbuf;
+        }
+        /* children matching the candidates; the first candidate without one is expanded */
+        int match[64];
+        int untried = -1;
+        for (int i = 0; i < nc && i < 64; i++) {
+            match[i] = -1;
+            for (int c = t->nodes[node].child; c >= 0; c = t->nodes[c].sibling)
+                if (same_move(&t->nodes[c].move, &cand[i])) {
+                    match[i] = c;
+                    break;
+                }
+            if (untried < 0 && (match[i] < 0 || t->nodes[match[i]].visits == 0))
+                untried = i;
+        }
+        if (nc > 64)
+            nc = 64;
+        int next;
+        if (untried >= 0) {
+            next = match[untried];
+            if (next < 0) {
+                next = new_node(t, node, &cand[untried], seat);
+                if (next < 0)
+                    return -1;
+            }
+            expanded = true;
+            /* an expansion still counts as the other candidates being available */
+            for (int i = 0; i < nc; i++)
+                if (match[i] >= 0)
+                    t->nodes[match[i]].avail++;
+            if (match[untried] < 0)
+                t->nodes[next].avail++;
+        } else {
+            double best = -1e300;
+            next = -1;
+            for (int i = 0; i < nc; i++) {
+                is_node *x = &t->nodes[match[i]];
+                x->avail++;
+                double v = x->wins / x->visits + S->exploration * sqrt(log((double)x->avail) / x->visits);
+                if (v > best) {
+                    best = v;
+                    next = match[i];
+                }
+            }
+        }
+        cb_move m = t->nodes[next].move;
+        if (cb_deal_step(&g, &m, NULL, 0) < 0)
+            return -1;
+        node = next;
+        path[depth++] = node;
+    }
+    int w = evaluate(t, &g);
+    if (w < 0)
+        return -1;
+    t->nodes[0].visits++;
+    for (int i = 1; i < depth; i++) {
+        is_node *x = &t->nodes[path[i]];
+        x->visits++;
+        x->wins += S->team[x->actor] == S->team[w] ? 1.0f : 0.0f;
+    }
+    return 0;
+}
+
+static void *thread_main(void *arg)
+{
+    is_thread *t = arg;
+    const is_setup *S = t->S;
+    t->start_ns = is_now_ns();
+    t->iters = t->playouts = t->solved = t->world_fail = t->leaf_nodes = 0;
+    t->nnodes = 0;
+    t->ncm = 0;
+    t->worlds = *S->worlds;
+    t->worlds.samples = t->worlds.proposals = t->worlds.swaps = t->worlds.rejects = t->worlds.failures = 0;
+    t->worlds.checks = 0;
+    cb_rng_seed(&t->rng, cb_rng_mix(S->seed, 0x1517ull + (uint64_t)t->index));
+    cb_rng_seed(&t->agent.rng, cb_rng_mix(S->seed, 0xA6E7ull + (uint64_t)t->index));
+    is_solver_reset(&t->solver, S->rules, S->side);
+    new_node(t, -1, NULL, -1);
+    for (int i = 0; i < S->nmoves; i++)
+        new_node(t, 0, &S->moves[i], S->me);
+    uint64_t quota = S->iterations;
+    if (quota) {
+        uint64_t per = quota / (uint64_t)S->threads, rem = quota % (uint64_t)S->threads;
+        quota = per + ((uint64_t)t->index < rem ? 1 : 0);
+    }
+    uint64_t deadline = S->time_ns ? t->start_ns + S->time_ns : 0;
+    /* Worlds: a fresh one per iteration while the sampler finds them easily. A record tight
+     * enough to make it fail is expensive to sample (each failure runs every bounded restart
+     * and swap), so after the first failure the iterations reuse the worlds found so far, and
+     * new ones are sought only until POOL of them are kept or FAIL_LIMIT failures: the cost of
+     * a decision stays bounded. No world found at all: give up (the caller falls back). */
+    enum { POOL = 32, FAIL_LIMIT = 4 };
+    int fails = 0, npool = 0;
+    for (uint64_t it = 0; !quota || it < quota; it++) {
+        if (deadline && (it & 7) == 0 && is_now_ns() >= deadline)
+            break;
+        cb_cards hands[3];
+        bool fresh = fails == 0 || (npool < POOL && fails < FAIL_LIMIT);
+        if (fresh && cb_worlds_sample(&t->worlds, &t->rng, hands, NULL) == 0) {
+            if (npool < POOL) {
+                memcpy(t->pool[npool], hands, sizeof t->pool[0]);
+                npool++;
+            } else {
+                memcpy(t->pool[it % POOL], hands, sizeof t->pool[0]);
+            }
+        } else {
+            if (fresh) {
+                t->world_fail++;
+                fails++;
+            }
+            if (npool == 0) {
+                if (fails >= FAIL_LIMIT)
+                    break;
+                continue;
+            }
+            memcpy(hands, t->pool[cb_rng_below(&t->rng, (uint32_t)npool)], sizeof t->pool[0]);
+        }
+        if (iterate(t, hands) != 0)
+            break;
+        t->iters++;
+    }
+    t->tree_nodes = (uint64_t)t->nnodes;
+    t->end_ns = is_now_ns();
+    return NULL;
+}
+
+int is_search(const is_setup *S, is_thread **ths, int n, uint64_t *visits, double *wins)
+{
+    pthread_t tid[64];
+    bool started[64];
+    if (n > 64)
+        n = 64;
+    for (int i = 0; i < n; i++) {
+        ths[i]->S = S;
+        ths[i]->index = i;
+        started[i] = false;
+    }
+    int rc = 0;
+    for (int i = 1; i < n; i++) {
+        if (pthread_create(&tid[i], NULL, thread_main, ths[i]) != 0) {
+            rc = -1;
+            break;
+        }
+        started[i] = true;
+    }
+    thread_main(ths[0]);
+    for (int i = 1; i < n; i++)
+        if (started[i])
+            pthread_join(tid[i], NULL);
+    if (rc != 0)
+        return -1;
+    for (int j = 0; j < S->nmoves; j++) {
+        visits[j] = 0;
+        wins[j] = 0;
+    }
+    uint64_t iters = 0;
+    for (int i = 0; i < n; i++) {
+        is_thread *t = ths[i];
+        iters += t->iters;
+        /* the root's children are nodes 1..nmoves, in the order of S->moves */
+        for (int j = 0; j < S->nmoves; j++) {
+            visits[j] += t->nodes[1 + j].visits;
+            wins[j] += t->nodes[1 + j].wins;
+        }
+    }
+    return iters > 0 ? 0 : -1;
+}

@@ -1,0 +1,113 @@
+/* cardbot ismcts — the information-set Monte Carlo tree search.
+ *
+ * Single-observer ISMCTS (SO-ISMCTS, Cowling, Powley & Whitehouse 2012): one tree whose nodes
+ * are the searcher's information sets; every iteration samples a world consistent with the
+ * public record (plugin/common/worlds.c), walks down the tree with the actions available in
+ * that world, expands one node and plays the rest out. Why single-observer: every action of
+ * PDK and DDZ is public (fully observable), so the sequence of actions identifies the
+ * searcher's information set and one tree suffices; MO-ISMCTS earns its cost (a tree per seat)
+ * when moves are partly hidden, which here they are not — the paper itself found no gain from
+ * it on Dou Di Zhu.
+ *
+ *  - Availability-aware UCB: a child's exploration term uses the number of times it was
+ *    available (legal and among the candidates in the iteration's world), not its parent's
+ *    visits, as the paper prescribes for actions whose availability depends on the world.
+ *  - Candidates: a node considers the best few plays of the shared heuristic policy
+ *    (plugin/common/policy.c) in that world, best first (the expansion order), plus the pass;
+ *    the searcher's own nodes cache theirs (they are the same in every world).
+ *  - Values are win/loss for the searcher's side: DDZ teams; PDK "paranoid" (the searcher, or
+ *    a 包庄 declarer's side, against the rest; see solve.h). A node's statistics are kept for
+ *    the side that chose it.
+ *  - Leaves: play-outs with the rollout policy (the shared heuristic's fast configuration
+ *    cb_hcfg_rollout, or uniform random plays); with few cards left, the exact solver
+ *    (solve.h) instead.
+ *  - Root parallelism: each thread grows its own tree from its own seed (derived from the
+ *    view's seed and the thread index) and worlds; the root children's statistics are summed.
+ *    With a budget in iterations the result depends only on the seed and the thread count.
+ */
+#ifndef CARDBOT_ISMCTS_SEARCH_H
+#define CARDBOT_ISMCTS_SEARCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../common/deal.h"
+#include "../common/policy.h"
+#include "../common/worlds.h"
+#include "solve.h"
+
+enum { IS_ROLLOUT_HEURISTIC = 0, IS_ROLLOUT_RANDOM = 1 };
+
+typedef struct is_node {
+    cb_move move;         /* the action into this node */
+    int32_t parent, child, sibling;
+    int32_t cand_off;     /* searcher's nodes: cached candidates (-1: not yet) */
+    uint32_t visits, avail;
+    float wins;           /* rewards for the side of `actor` */
+    int8_t actor;         /* the seat that chose `move` */
+    uint8_t ncand;
+    uint8_t pad[2];
+} is_node;
+
+/* What every thread shares (read only during the search). */
+typedef struct is_setup {
+    const cb_rules *rules;
+    int me;
+    uint8_t side[3];          /* 1 = the searcher's side (the solver's two sides) */
+    uint8_t team[3];          /* the tree's teams: a node's reward is 1 when its actor's team
+                                 wins (paranoid: team == side; max^n: PDK seats are their own) */
+    bool solve_leaves_ok;     /* leaves may be solved (the solver's two sides are the teams) */
+    cb_deal root;             /* the public position; hands filled per world */
+    const cb_worlds *worlds;  /* template: each thread copies it (the proofs are shared) */
+    const cb_move *moves;     /* root candidates, best heuristic score first */
+    int nmoves;
+    uint64_t iterations;      /* total over threads (0: by time only) */
+    uint64_t time_ns;         /* stop after this long (0: no limit) */
+    int threads;
+    double exploration;
+    int rollout;              /* IS_ROLLOUT_* */
+    int k_own, k_partner, k_opp; /* candidates per in-tree node: mine, my partner's, the other side's */
+    int leaf_cards;           /* solve leaves with at most this many cards in all hands */
+    uint64_t leaf_limit;      /* node limit of a leaf solve */
+    uint64_t leaf_budget;     /* solver nodes per thread and search; past it, play-outs only */
+    uint64_t seed;
+} is_setup;
+
+/* Per-thread state, kept by the plugin instance between decisions. */
+typedef struct is_thread {
+    const is_setup *S;
+    int index;
+    cb_worlds worlds;         /* a copy of the template */
+    is_node *nodes;
+    int nnodes, cap_nodes;
+    cb_move *cm;              /* cached candidates of the searcher's nodes */
+    int ncm, cap_cm;
+    cb_move cbuf[64];         /* candidates of the current node */
+    cb_cards pool[32][3];     /* worlds kept for reuse when the sampler struggles */
+    cb_rng rng;
+    cb_heur_agent agent;      /* rollout policy (and its workspace) */
+    cb_hcfg tree_cfg;         /* candidate scoring inside the tree */
+    cb_hws tree_ws;
+    cb_move *rmoves;          /* random rollouts: legal plays */
+    is_solver solver;
+    bool ready;
+    /* results of the last search */
+    uint64_t iters, playouts, solved, world_fail, tree_nodes, leaf_nodes;
+    uint64_t start_ns, end_ns;
+} is_thread;
+
+int is_thread_init(is_thread *t);
+void is_thread_free(is_thread *t);
+
+/* Run the search on n threads (ths[0] runs on the calling thread). Root statistics are merged
+ * into visits[] / wins[] (indexed like S->moves). Returns 0, or -1 when a thread failed to
+ * start or every iteration failed to find a world. */
+int is_search(const is_setup *S, is_thread **ths, int n, uint64_t *visits, double *wins);
+
+/* The candidates of the seat to act in g: up to k of the heuristic's best plays, best first,
+ * plus the pass when it is legal. Returns how many (>= 1), or -1 on failure. */
+int is_candidates(const cb_hcfg *cfg, cb_hws *ws, const cb_deal *g, int k, cb_move *out, int cap);
+
+uint64_t is_now_ns(void);
+
+#endif

@@ -1,0 +1,852 @@
+/* The ismcts plugin through its ABI: dlopen build/<v>/plugins/ismcts.so (env CB_BUILD, default
+ * build/plain); the plugin's own deal helper is reached with dlsym to replay records.
+ *
+ *  - parameters: defaults, every key, bad values refused with a message naming the key;
+ *  - endgames with a forced win: positions from real deals (PDK and DDZ, found by playing
+ *    level-6 heuristic deals from fixed seeds and keeping positions where some play wins in
+ *    every world consistent with the record while the heuristic plays another), including a
+ *    DDZ one where the rocket must be kept. The claim is re-checked here with a plain
+ *    minimax over every consistent world (this file's own, independent of the plugin's solver);
+ *    ismcts must choose a winning play and say ENDGAME;
+ *  - reproducibility: same view + seed + thread count -> the same decision (1 and 2 threads);
+ *  - legality: hundreds of positions of random and heuristic deals (PDK with and without a
+ *    包庄 declarer, DDZ landlord and farmers), every answer checked with core's cb_play_legal;
+ *  - bidding (包庄 / 叫分), the fallback when no world fits the record, bad views.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dlfcn.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cardbot/bot.h"
+#include "support/randhand.h"
+#include "../plugin/common/policy.h"
+
+typedef struct api {
+    void *so;
+    const cb_bot *bot;
+    void (*deal_init)(cb_deal *, const cb_rules *, const cb_cards[3], int, int, int, cb_cards);
+    int (*deal_step)(cb_deal *, const cb_move *, char *, size_t);
+    void (*deal_view)(const cb_deal *, const int[3], uint64_t, cb_view *);
+    void (*deal_ctx)(const cb_deal *, cb_ctx *);
+    void (*hcfg_level)(cb_hcfg *, int);
+    int (*hws_init)(cb_hws *);
+    void (*hws_free)(cb_hws *);
+    int (*heur_policy)(void *, const cb_deal *, cb_move *);
+} api;
+
+static int setup(void **state)
+{
+    const char *b = getenv("CB_BUILD");
+    char path[512];
+    snprintf(path, sizeof path, "%s/plugins/ismcts.so", b && *b ? b : "build/plain");
+    api *a = calloc(1, sizeof *a);
+    if (!a)
+        return -1;
+    a->so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!a->so) {
+        print_error("dlopen %s: %s\n", path, dlerror());
+        free(a);
+        return -1;
+    }
+    cb_plugin_entry_fn entry = (cb_plugin_entry_fn)dlsym(a->so, CB_PLUGIN_ENTRY);
+    *(void **)&a->deal_init = dlsym(a->so, "cb_deal_init");
+    *(void **)&a->deal_step = dlsym(a->so, "cb_deal_step");
+    *(void **)&a->deal_view = dlsym(a->so, "cb_deal_view");
+    *(void **)&a->deal_ctx = dlsym(a->so, "cb_deal_ctx");
+    *(void **)&a->hcfg_level = dlsym(a->so, "cb_hcfg_level");
+    *(void **)&a->hws_init = dlsym(a->so, "cb_hws_init");
+    *(void **)&a->hws_free = dlsym(a->so, "cb_hws_free");
+    *(void **)&a->heur_policy = dlsym(a->so, "cb_heur_deal_policy");
+    if (!entry || !a->deal_init || !a->deal_step || !a->deal_view || !a->deal_ctx || !a->hcfg_level ||
+        !a->hws_init || !a->hws_free || !a->heur_policy) {
+        print_error("%s: missing symbols\n", path);
+        dlclose(a->so);
+        free(a);
+        return -1;
+    }
+    a->bot = entry();
+    *state = a;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    api *a = *state;
+    if (a) {
+        dlclose(a->so);
+        free(a);
+    }
+    return 0;
+}
+
+static void *make(const api *a, const cb_param *p, int n)
+{
+    char err[200] = "";
+    void *inst = a->bot->create(p, n, err, sizeof err);
+    if (!inst)
+        print_error("create: %s\n", err);
+    return inst;
+}
+
+static void init_dec(cb_decision *d)
+{
+    memset(d, 0, sizeof *d);
+    d->struct_size = sizeof *d;
+}
+
+/* ---- parameters ---- */
+
+static void test_entry(void **state)
+{
+    api *a = *state;
+    assert_int_equal(a->bot->abi_version, CB_ABI_VERSION);
+    assert_int_equal(a->bot->struct_size, sizeof(cb_bot));
+    assert_string_equal(a->bot->name, "ismcts");
+    assert_non_null(a->bot->create);
+    assert_non_null(a->bot->destroy);
+    assert_non_null(a->bot->decide_bid);
+    assert_non_null(a->bot->decide_play);
+}
+
+static void expect_reject(const api *a, const cb_param *p, int n, const char *named)
+{
+    char err[200] = "";
+    void *inst = a->bot->create(p, n, err, sizeof err);
+    if (inst)
+        a->bot->destroy(inst);
+    assert_null(inst);
+    if (!strstr(err, named))
+        print_error("message for %s=%s does not name '%s': %s\n", p[n - 1].key, p[n - 1].value, named, err);
+    assert_non_null(strstr(err, named));
+}
+
+static void reject1(const api *a, const char *key, const char *value)
+{
+    cb_param p = {key, value};
+    expect_reject(a, &p, 1, key);
+}
+
+static void test_params(void **state)
+{
+    api *a = *state;
+    void *inst = a->bot->create(NULL, 0, NULL, 0);
+    assert_non_null(inst);
+    a->bot->destroy(inst);
+    const cb_param good[] = {
+        {"iterations", "500"}, {"threads", "2"},   {"threshold", "0.8"}, {"bid1", "0.4"},
+        {"bid2", "0.5"},       {"bid3", "0.6"},    {"exploration", "1"}, {"rollout", "random"},
+        {"seed", "99"},        {"bid_samples", "50"}, {"width", "8"},    {"tree_width", "4"},
+        {"partner_width", "2"}, {"opponent_width", "3"}, {"endgame", "0"}, {"opponents", "maxn"},
+    };
+    inst = make(a, good, (int)(sizeof good / sizeof good[0]));
+    assert_non_null(inst);
+    a->bot->destroy(inst);
+    cb_param t = {"time_ms", "30"};
+    inst = make(a, &t, 1);
+    assert_non_null(inst);
+    a->bot->destroy(inst);
+
+    reject1(a, "iterations", "0");
+    reject1(a, "iterations", "many");
+    reject1(a, "iterations", "-5");
+    reject1(a, "time_ms", "0");
+    reject1(a, "time_ms", "1.5");
+    reject1(a, "threads", "0");
+    reject1(a, "threads", "65");
+    reject1(a, "threshold", "1.5");
+    reject1(a, "threshold", "high");
+    reject1(a, "bid1", "-0.1");
+    reject1(a, "bid3", "");
+    reject1(a, "exploration", "-1");
+    reject1(a, "exploration", "nan");
+    reject1(a, "rollout", "minimax");
+    reject1(a, "seed", "-1");
+    reject1(a, "bid_samples", "0");
+    reject1(a, "width", "49");
+    reject1(a, "opponent_width", "0");
+    reject1(a, "endgame", "x");
+    reject1(a, "opponents", "friendly");
+    reject1(a, "depth", "3");
+    /* both budgets; thresholds out of order */
+    const cb_param both[] = {{"iterations", "100"}, {"time_ms", "10"}};
+    expect_reject(a, both, 2, "time_ms");
+    const cb_param order[] = {{"bid1", "0.6"}, {"bid2", "0.5"}};
+    expect_reject(a, order, 2, "bid2");
+    a->bot->destroy(NULL);
+}
+
+/* ---- replaying a record ---- */
+
+typedef struct replay {
+    cb_rules r;
+    cb_deal g;
+    cb_play_rec hist[256];
+    /* proofs of the record (for the oracle's worlds) */
+    int np;
+    struct {
+        int index, seat;
+        cb_counts play;
+        cb_move table;
+        bool next_has_one;
+    } pr[256];
+} replay;
+
+static cb_cards parse(const cb_rules *r, const char *text)
+{
+    cb_cards c = 0;
+    char err[128] = "";
+    if (cb_cards_parse(text, r->deck, &c, err, sizeof err) != 0)
+        fail_msg("parse '%s': %s", text, err);
+    return c;
+}
+
+/* Play the actions (space separated, "-" = pass) from the deal; every step is checked by the
+ * deal helper (check on); the actual cards (suits) are kept. */
+static void replay_record(const api *a, replay *R, const char *preset, const char *const hands[3], const char *bottom,
+                          int landlord, const char *actions)
+{
+    memset(R, 0, sizeof *R);
+    assert_int_equal(cb_rules_preset(preset, &R->r), 0);
+    R->r.bao = false;
+    cb_cards h[3];
+    for (int s = 0; s < 3; s++)
+        h[s] = parse(&R->r, hands[s]);
+    cb_cards b = bottom && *bottom ? parse(&R->r, bottom) : 0;
+    if (landlord >= 0)
+        h[landlord] |= b;
+    R->g.hist = R->hist;
+    R->g.hist_cap = 256;
+    R->g.check = true;
+    a->deal_init(&R->g, &R->r, h, -1, landlord, 1, b);
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s", actions);
+    for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
+        cb_deal *g = &R->g;
+        int s = g->turn, nx = s == 2 ? 0 : s + 1;
+        cb_cards c = strcmp(tok, "-") == 0 ? 0 : parse(&R->r, tok);
+        cb_ctx ctx;
+        a->deal_ctx(g, &ctx);
+        cb_move m;
+        memset(&m, 0, sizeof m);
+        if (c)
+            assert_true(cb_play_legal(&R->r, &ctx, cb_counts_of(c), &m, NULL, 0));
+        bool next_one = cb_cards_size(g->hands[nx]) == 1;
+        if ((!c && R->r.must_beat) || (c && R->r.warn_single && next_one && m.shape == CB_SINGLE)) {
+            R->pr[R->np].index = g->nhist;
+            R->pr[R->np].seat = s;
+            R->pr[R->np].play = cb_counts_of(c);
+            memset(&R->pr[R->np].table, 0, sizeof(cb_move));
+            if (g->table_seat >= 0)
+                R->pr[R->np].table = g->table;
+            R->pr[R->np].next_has_one = next_one;
+            R->np++;
+        }
+        cb_cards before = g->hands[s];
+        char why[120] = "";
+        if (a->deal_step(g, &m, why, sizeof why) < 0)
+            fail_msg("record step '%s': %s", tok, why);
+        if (c) {
+            cb_cards picked = before & ~g->hands[s];
+            g->hands[s] = before & ~c;
+            g->played = (g->played & ~picked) | c;
+            g->table_cards = c;
+            g->hist[g->nhist - 1].cards = c;
+        }
+    }
+}
+
+/* ---- an independent oracle: plain minimax, two sides, every legal play ---- */
+
+typedef struct opos {
+    cb_counts h[3];
+    cb_move table;
+    int turn, tseat, npass;
+} opos;
+
+typedef struct oracle {
+    const cb_rules *r;
+    int side[3];
+    cb_move *buf;
+    int cap;
+    long nodes;
+} oracle;
+
+/* Does side 1 win from p with best play by both sides? */
+static bool o_win(oracle *O, const opos *p, int sp)
+{
+    O->nodes++;
+    cb_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.hand = p->h[p->turn];
+    ctx.table = p->tseat >= 0 ? &p->table : NULL;
+    ctx.next_has_one = cb_counts_total(p->h[p->turn == 2 ? 0 : p->turn + 1]) == 1;
+    cb_move *mv = O->buf + sp;
+    int n = cb_legal_moves(O->r, &ctx, mv, O->cap - sp);
+    assert_true(n > 0 && n <= O->cap - sp);
+    bool ours = O->side[p->turn] != 0;
+    for (int i = 0; i < n; i++) {
+        opos c = *p;
+        bool v;
+        if (mv[i].shape == CB_PASS) {
+            if (++c.npass >= 2) {
+                c.turn = c.tseat;
+                c.tseat = -1;
+                c.npass = 0;
+            } else {
+                c.turn = c.turn == 2 ? 0 : c.turn + 1;
+            }
+            v = o_win(O, &c, sp + n);
+        } else {
+            c.h[c.turn] -= mv[i].counts;
+            if (c.h[c.turn] == 0) {
+                v = O->side[c.turn] != 0;
+            } else {
+                c.table = mv[i];
+                c.tseat = c.turn;
+                c.npass = 0;
+                c.turn = c.turn == 2 ? 0 : c.turn + 1;
+                v = o_win(O, &c, sp + n);
+            }
+        }
+        if (v == ours)
+            return ours;
+    }
+    return !ours;
+}
+
+/* Every world consistent with the record (sizes, the landlord's bottom, the proofs), and in each
+ * whether playing `play` (0 = pass) now wins for the mover's side. Returns the worlds counted;
+ * *all_win says whether it won in all of them. */
+static int oracle_check(const replay *R, cb_counts play, bool *all_win)
+{
+    const cb_deal *g = &R->g;
+    const cb_rules *r = &R->r;
+    int me = g->turn, a = me == 0 ? 1 : 0, c = 3 - me - a;
+    cb_cards fixed[3] = {0, 0, 0};
+    if (r->game == CB_GAME_DDZ && g->landlord >= 0 && g->landlord != me)
+        fixed[g->landlord] = g->bottom & ~g->played;
+    cb_cards pool = r->deck & ~g->played & ~g->hands[me] & ~fixed[a] & ~fixed[c];
+    int ids[CB_NCARDS], np = 0;
+    for (cb_cards x = pool; x; x &= x - 1)
+        ids[np++] = __builtin_ctzll(x);
+    assert_true(np <= 20);
+    int need_a = cb_cards_size(g->hands[a]) - cb_cards_size(fixed[a]);
+    oracle O;
+    O.r = r;
+    for (int s = 0; s < 3; s++)
+        O.side[s] = r->game == CB_GAME_DDZ ? ((s == g->landlord) == (me == g->landlord)) : s == me;
+    O.cap = 1 << 16;
+    O.buf = malloc(sizeof(cb_move) * (size_t)O.cap);
+    O.nodes = 0;
+    int worlds = 0;
+    *all_win = true;
+    for (uint32_t mask = 0; mask < (1u << np); mask++) {
+        if (__builtin_popcount(mask) != need_a)
+            continue;
+        cb_cards w[3];
+        w[me] = g->hands[me];
+        w[a] = fixed[a];
+        w[c] = fixed[c];
+        for (int i = 0; i < np; i++)
+            w[(mask >> i) & 1 ? a : c] |= cb_card_bit(ids[i]);
+        bool ok = true;
+        for (int i = 0; i < R->np && ok; i++) {
+            if (R->pr[i].seat == me)
+                continue;
+            cb_cards then = w[R->pr[i].seat];
+            for (int j = R->pr[i].index; j < g->nhist; j++)
+                if (g->hist[j].seat == R->pr[i].seat)
+                    then |= g->hist[j].cards;
+            cb_ctx ctx;
+            memset(&ctx, 0, sizeof ctx);
+            ctx.hand = cb_counts_of(then);
+            ctx.table = R->pr[i].table.shape != CB_PASS ? &R->pr[i].table : NULL;
+            ctx.next_has_one = R->pr[i].next_has_one;
+            ok = cb_play_legal(r, &ctx, R->pr[i].play, NULL, NULL, 0);
+        }
+        if (!ok)
+            continue;
+        worlds++;
+        opos p;
+        memset(&p, 0, sizeof p);
+        for (int s = 0; s < 3; s++)
+            p.h[s] = cb_counts_of(w[s]);
+        p.turn = me;
+        p.tseat = g->table_seat;
+        p.npass = g->npass;
+        if (g->table_seat >= 0)
+            p.table = g->table;
+        cb_ctx ctx;
+        memset(&ctx, 0, sizeof ctx);
+        ctx.hand = p.h[me];
+        ctx.table = p.tseat >= 0 ? &p.table : NULL;
+        ctx.next_has_one = cb_counts_total(p.h[me == 2 ? 0 : me + 1]) == 1;
+        cb_move m;
+        memset(&m, 0, sizeof m);
+        if (play)
+            assert_true(cb_play_legal(r, &ctx, play, &m, NULL, 0));
+        else
+            assert_true(cb_play_legal(r, &ctx, 0, &m, NULL, 0));
+        opos q = p;
+        bool v;
+        if (!play) {
+            if (++q.npass >= 2) {
+                q.turn = q.tseat;
+                q.tseat = -1;
+                q.npass = 0;
+            } else {
+                q.turn = q.turn == 2 ? 0 : q.turn + 1;
+            }
+            v = o_win(&O, &q, 0);
+        } else {
+            q.h[me] -= play;
+            if (q.h[me] == 0) {
+                v = true;
+            } else {
+                q.table = m;
+                q.tseat = me;
+                q.npass = 0;
+                q.turn = me == 2 ? 0 : me + 1;
+                v = o_win(&O, &q, 0);
+            }
+        }
+        if (!v)
+            *all_win = false;
+    }
+    free(O.buf);
+    return worlds;
+}
+
+/* ---- endgames with a forced win ---- */
+
+typedef struct fixture {
+    const char *preset;
+    const char *hands[3];
+    const char *bottom;
+    int landlord;
+    const char *actions;
+    const char *winners[5]; /* the plays that win in every consistent world ("pass" for a pass) */
+    const char *note;
+} fixture;
+
+/* Found by playing level-6 heuristic deals from fixed seeds (pdk16 / ddz, seed 77 + game) and
+ * keeping positions with at most 10 cards in all hands where some play wins in every world
+ * consistent with the record and the heuristic chooses another. */
+static const fixture fixtures[] = {
+    {"pdk16", {"3c4h4c5h6s6c7s7h9s9h9dTsJhKsKh2s", "3s4s5s5c5d7c7d8h8c8d9cTcJsJdKcAc", "3h3d4d6h6d8sThTdJcQsQhQcQdKdAhAd"}, "", -1,
+     "3s4s5s5c5d QsQhQcQd - - 3h3d KsKh - AhAd - - 6h6d 7s7h JsJd - - 8h8c8d9cTc - 3c5h9s9h9d - - 4h4c 7c7d ThTd - - 4d",
+     {"T", "J"}, "PDK: the lone 2 is the wrong card to spend now"},
+    {"pdk16", {"3s4d5d6h6c7s7c7d9hThTdJhJcQsKd2s", "3h4s4h5h5c6d7h8h8c9sTcJsJdKsKcAh", "3c3d4c5s6s8s8d9c9dTsQhQcQdKhAcAd"}, "", -1,
+     "3s4d5d6h7s 6d7h8h9sTc - 9hThJhQsKd - - 7c7d JsJd AcAd - - 4c5sQhQcQd - - 3c3d - 4s4h 8s8d - KsKc - - 5h5c 9c9d - - 6s 2s - - 6c",
+     {"8"}, "PDK: only the 8 wins (the heuristic plays the ace)"},
+    {"pdk16", {"3s3d4h4c5h6h7s7h7c7d8c9c9dQhKs2s", "3c5s5c6d8s8h8d9hTsJcJdQdKhKcAcAd", "3h4s4d5d6s6c9sThTcTdJsJhQsQcKdAh"}, "", -1,
+     "3s4h5h6h7s8c9c 8s9hTsJcQdKhAc - - 5s5c 6s6c 7h7c 8h8d ThTc - - 4s4d - - 9sTdJsQsKdAh - - 3h 4c 6d Jh Ks Ad - 2s - - 3d",
+     {"J"}, "PDK: only the jack wins (the heuristic plays the king)"},
+    {"ddz", {"4h5d6c7s7h7c8s8d9sTsThJcKcKdAhAdX", "3s3c3d4s5h5c6h6d8c9dTcTdJsJhQcQdAs", "3h4c4d5s6s7d8hJdQsQhKsKhAc2s2c2dD"}, "9h9c2h", 0,
+     "4h5d6c7s8s9sTs - - 7h8d9hThJc 8c9dTcJsQc - - 3s3c3d5h5c - - 4s Jd 2h - D - - 3h4c5s6s7d8h - - 4d 7c Td Ac X - - 9c Jh - - 6h6d - KcKd - 2s2c - -",
+     {"Q", "K"}, "DDZ farmer: a queen or king, not the 2"},
+    {"ddz", {"3s3c3d5c6h6c7h7c8h9s9cThJdQsKsKd2c", "4s5s5h6s7s8c8dTdJsQdKhAhAd2h2dXD", "4h4c5d6d7d8s9h9dTsTcJcQhQcKcAsAc2s"}, "3h4dJh", 0,
+     "3s3h3c3d6h7h - - 4d5c6c7c8h9sThJhQsKs XD - - 4s5s6s7s8c - - TdJsQdKhAh - - Ad 2s - - 4h5d6d7d8s9hTs - - 9dTcJcQhKc - - 4c 2c - - 9c 2h - -",
+     {"5", "8"}, "DDZ farmer: a low single, not the 2"},
+    {"ddz", {"3h3c4d5s5h5c6s7c8hTcJsQsQcAhAd2c2d", "3s4s4h4c6h6c7s7h8c9sTsJhJcQhQdKdAc", "3d5d6d8s8d9c9dThTdJdKhKcAs2s2hXD"}, "7d9hKs", 0,
+     "3h4d5s6s7c8h9hTcJsQsKs - - 3c 6h Jd Qc - As - - 8s8d9c9dThTd - - 3d 7d Jh - - 3s4s4h4c - - 6c7s8c9sTsJcQhKdAc - - 7h - 2c - - 5h5c -",
+     {"22"}, "DDZ farmer: the rocket must be kept (only the pair of 2s wins)"},
+};
+
+static bool in_winners(const fixture *f, const cb_rules *r, cb_cards play)
+{
+    for (int i = 0; i < 5 && f->winners[i]; i++) {
+        if (strcmp(f->winners[i], "pass") == 0) {
+            if (!play)
+                return true;
+            continue;
+        }
+        cb_counts k;
+        assert_int_equal(cb_counts_parse(f->winners[i], r->deck, &k, NULL, 0), 0);
+        if (play && cb_counts_of(play) == k)
+            return true;
+    }
+    return false;
+}
+
+static void test_endgames(void **state)
+{
+    api *a = *state;
+    replay *R = malloc(sizeof *R);
+    assert_non_null(R);
+    for (size_t fi = 0; fi < sizeof fixtures / sizeof fixtures[0]; fi++) {
+        const fixture *f = &fixtures[fi];
+        replay_record(a, R, f->preset, f->hands, f->bottom, f->landlord, f->actions);
+        /* the oracle: each listed play wins in every consistent world */
+        for (int i = 0; i < 5 && f->winners[i]; i++) {
+            cb_counts k = 0;
+            if (strcmp(f->winners[i], "pass") != 0)
+                assert_int_equal(cb_counts_parse(f->winners[i], R->r.deck, &k, NULL, 0), 0);
+            bool all = false;
+            int worlds = oracle_check(R, k, &all);
+            assert_true(worlds >= 1);
+            if (!all)
+                fail_msg("fixture %zu: %s does not win in every world", fi, f->winners[i]);
+        }
+        int bids[3] = {1, 0, 0};
+        cb_view v;
+        a->deal_view(&R->g, f->landlord >= 0 ? bids : NULL, 1234 + fi, &v);
+        v.budget_ms = 0;
+        for (int threads = 1; threads <= 2; threads++) {
+            char th[16];
+            snprintf(th, sizeof th, "%d", threads);
+            cb_param p = {"threads", th};
+            void *inst = make(a, &p, 1);
+            assert_non_null(inst);
+            cb_decision d;
+            init_dec(&d);
+            assert_int_equal(a->bot->decide_play(inst, &v, &d), 0);
+            char txt[64];
+            cb_cards_format(d.cards, false, txt, sizeof txt);
+            print_message("%-62s -> %-6s %s\n", f->note, d.cards ? txt : "pass", d.explain);
+            if (!in_winners(f, &R->r, d.cards))
+                fail_msg("fixture %zu (%s): ismcts played '%s' (%s)", fi, f->note, d.cards ? txt : "pass", d.explain);
+            assert_true(d.flags & CB_DEC_ENDGAME);
+            a->bot->destroy(inst);
+        }
+    }
+    free(R);
+}
+
+/* ---- positions from deals ---- */
+
+typedef struct player {
+    const api *a;
+    cb_rules r;
+    cb_deal g;
+    cb_play_rec hist[400];
+    cb_heur_agent heur;
+    cb_move moves[CB_MOVES_CAP];
+    cbt_rng rng;
+} player;
+
+static void deal_random(player *P, cb_cards h[3], cb_cards *bottom)
+{
+    int ids[CB_NCARDS], n = 0;
+    for (int i = 0; i < CB_NCARDS; i++)
+        if (P->r.deck & cb_card_bit(i))
+            ids[n++] = i;
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)cbt_rng_below(&P->rng, (uint32_t)(i + 1));
+        int t = ids[i];
+        ids[i] = ids[j];
+        ids[j] = t;
+    }
+    int k = 0;
+    for (int s = 0; s < 3; s++) {
+        h[s] = 0;
+        for (int c = 0; c < P->r.hand_size; c++)
+            h[s] |= cb_card_bit(ids[k++]);
+    }
+    *bottom = 0;
+    for (; k < n; k++)
+        *bottom |= cb_card_bit(ids[k]);
+}
+
+static void start(player *P, int landlord)
+{
+    cb_cards h[3], b;
+    deal_random(P, h, &b);
+    bool ddz = P->r.game == CB_GAME_DDZ;
+    if (ddz)
+        h[landlord] |= b;
+    memset(&P->g, 0, sizeof P->g);
+    P->g.hist = P->hist;
+    P->g.hist_cap = 400;
+    P->g.check = true;
+    P->a->deal_init(&P->g, &P->r, h, -1, landlord, 1, ddz ? b : 0);
+}
+
+static void step_policy(player *P, bool random_play)
+{
+    cb_move m;
+    if (random_play) {
+        cb_ctx ctx;
+        P->a->deal_ctx(&P->g, &ctx);
+        int n = cb_legal_moves(&P->r, &ctx, P->moves, CB_MOVES_CAP);
+        assert_true(n > 0);
+        if (n > CB_MOVES_CAP)
+            n = CB_MOVES_CAP;
+        m = P->moves[cbt_rng_below(&P->rng, (uint32_t)n)];
+    } else {
+        assert_int_equal(P->a->heur_policy(&P->heur, &P->g, &m), 0);
+    }
+    char why[120] = "";
+    if (P->a->deal_step(&P->g, &m, why, sizeof why) < 0)
+        fail_msg("policy step: %s", why);
+}
+
+/* The answer must be legal where it was asked. */
+static void check_legal(player *P, const cb_view *v, const cb_decision *d)
+{
+    assert_int_equal(d->cards & ~v->hand, 0);
+    cb_ctx ctx;
+    P->a->deal_ctx(&P->g, &ctx);
+    char why[120] = "";
+    if (!cb_play_legal(&P->r, &ctx, cb_counts_of(d->cards), NULL, why, sizeof why))
+        fail_msg("illegal answer (%s): %s", why, d->explain);
+}
+
+static void test_reproducible(void **state)
+{
+    api *a = *state;
+    player *P = calloc(1, sizeof *P);
+    assert_non_null(P);
+    P->a = a;
+    a->hcfg_level(&P->heur.cfg, 6);
+    assert_int_equal(a->hws_init(&P->heur.ws), 0);
+    uint64_t seed = cbt_seed(31);
+    cbt_rng_seed(&P->rng, seed);
+    const char *presets[] = {"pdk16", "ddz"};
+    int checked = 0;
+    for (int gi = 0; gi < 2; gi++) {
+        assert_int_equal(cb_rules_preset(presets[gi], &P->r), 0);
+        bool ddz = P->r.game == CB_GAME_DDZ;
+        for (int threads = 1; threads <= 2; threads++) {
+            char th[16];
+            snprintf(th, sizeof th, "%d", threads);
+            cb_param p[3] = {{"iterations", "200"}, {"threads", th}, {"seed", "7"}};
+            void *i1 = make(a, p, 3), *i2 = make(a, p, 3);
+            assert_non_null(i1);
+            assert_non_null(i2);
+            for (int game = 0; game < 3; game++) {
+                start(P, ddz ? 0 : -1);
+                int bids[3] = {1, 0, 0};
+                while (P->g.winner < 0) {
+                    if (cbt_rng_below(&P->rng, 3) == 0) {
+                        cb_view v;
+                        a->deal_view(&P->g, ddz ? bids : NULL, cbt_rng_next(&P->rng), &v);
+                        v.budget_ms = 0;
+                        cb_decision d1, d2, d3;
+                        init_dec(&d1);
+                        init_dec(&d2);
+                        init_dec(&d3);
+                        assert_int_equal(a->bot->decide_play(i1, &v, &d1), 0);
+                        assert_int_equal(a->bot->decide_play(i2, &v, &d2), 0);
+                        assert_int_equal(a->bot->decide_play(i1, &v, &d3), 0); /* same instance again */
+                        assert_true(d1.cards == d2.cards && d1.cards == d3.cards);
+                        assert_true(d1.simulations == d2.simulations && d1.simulations == d3.simulations);
+                        assert_true((isnan(d1.value) && isnan(d2.value)) || d1.value == d2.value);
+                        assert_true(d1.flags == d2.flags);
+                        check_legal(P, &v, &d1);
+                        checked++;
+                    }
+                    step_policy(P, false);
+                }
+            }
+            a->bot->destroy(i1);
+            a->bot->destroy(i2);
+        }
+    }
+    print_message("seed %llu: %d positions decided three times each\n", (unsigned long long)seed, checked);
+    assert_true(checked >= 40);
+    a->hws_free(&P->heur.ws);
+    free(P);
+}
+
+static void test_legal_answers(void **state)
+{
+    api *a = *state;
+    player *P = calloc(1, sizeof *P);
+    assert_non_null(P);
+    P->a = a;
+    a->hcfg_level(&P->heur.cfg, 6);
+    assert_int_equal(a->hws_init(&P->heur.ws), 0);
+    uint64_t seed = cbt_seed(57);
+    cbt_rng_seed(&P->rng, seed);
+    /* a small budget: this is about legality, not strength */
+    cb_param p[2] = {{"iterations", "40"}, {"bid_samples", "10"}};
+    void *inst = make(a, p, 2);
+    cb_param p2[3] = {{"time_ms", "2"}, {"rollout", "random"}, {"threads", "2"}};
+    void *inst2 = make(a, p2, 3);
+    assert_non_null(inst);
+    assert_non_null(inst2);
+    static const struct {
+        const char *preset;
+        int landlord; /* DDZ landlord / PDK 包庄 declarer, -1 none */
+    } runs[] = {{"pdk16", -1}, {"pdk16", 1}, {"pdk15", -1}, {"guanpai", -1}, {"ddz", 0}, {"ddz", 2}};
+    int answered = 0, endgames = 0;
+    for (size_t ri = 0; ri < sizeof runs / sizeof runs[0]; ri++) {
+        assert_int_equal(cb_rules_preset(runs[ri].preset, &P->r), 0);
+        bool ddz = P->r.game == CB_GAME_DDZ;
+        for (int game = 0; game < 8; game++) {
+            start(P, runs[ri].landlord);
+            bool rnd[3];
+            for (int s = 0; s < 3; s++)
+                rnd[s] = cbt_rng_below(&P->rng, 2) == 0;
+            int bids[3] = {-1, -1, -1};
+            if (runs[ri].landlord >= 0)
+                for (int s = 0; s < 3; s++)
+                    bids[s] = s == runs[ri].landlord ? 1 : 0;
+            while (P->g.winner < 0) {
+                if (cbt_rng_below(&P->rng, 2) == 0) {
+                    cb_view v;
+                    a->deal_view(&P->g, bids, cbt_rng_next(&P->rng), &v);
+                    cb_decision d;
+                    init_dec(&d);
+                    void *which = cbt_rng_below(&P->rng, 4) == 0 ? inst2 : inst;
+                    assert_int_equal(a->bot->decide_play(which, &v, &d), 0);
+                    check_legal(P, &v, &d);
+                    assert_true(memchr(d.explain, 0, sizeof d.explain) != NULL);
+                    if (d.flags & CB_DEC_ENDGAME)
+                        endgames++;
+                    answered++;
+                }
+                step_policy(P, rnd[P->g.turn]);
+            }
+        }
+        (void)ddz;
+    }
+    print_message("seed %llu: %d answers checked with cb_play_legal (%d by the exact endgame)\n",
+                  (unsigned long long)seed, answered, endgames);
+    assert_true(answered >= 300);
+    a->bot->destroy(inst);
+    a->bot->destroy(inst2);
+    a->hws_free(&P->heur.ws);
+    free(P);
+}
+
+/* ---- bidding ---- */
+
+static int bid(const api *a, void *inst, const cb_rules *r, int seat, int first, const char *hand, const int bids[3],
+               cb_decision *d)
+{
+    cb_view v;
+    memset(&v, 0, sizeof v);
+    v.struct_size = sizeof v;
+    v.abi_version = CB_ABI_VERSION;
+    v.rules = r;
+    v.phase = CB_PHASE_BID;
+    v.seat = seat;
+    v.nseats = 3;
+    v.first_seat = first;
+    v.hand = parse(r, hand);
+    for (int s = 0; s < 3; s++) {
+        v.cards_left[s] = r->hand_size;
+        v.bids[s] = bids[s];
+    }
+    v.landlord = -1;
+    v.table_seat = -1;
+    v.seed = 5;
+    init_dec(d);
+    assert_int_equal(a->bot->decide_bid(inst, &v, d), 0);
+    print_message("%-6s %-22s -> %d  %s\n", r->preset, hand, d->bid, d->explain);
+    /* an estimate when deals were sampled (its sample size is in the text), else no value */
+    if (strstr(d->explain, "deals"))
+        assert_true(d->value >= 0 && d->value <= 1 && d->simulations > 0);
+    else
+        assert_true(isnan(d->value) && d->bid == 0);
+    return d->bid;
+}
+
+static void test_bidding(void **state)
+{
+    api *a = *state;
+    cb_rules pdk, ddz;
+    assert_int_equal(cb_rules_preset("pdk16", &pdk), 0);
+    assert_int_equal(cb_rules_preset("ddz", &ddz), 0);
+    cb_param p = {"bid_samples", "120"};
+    void *inst = make(a, &p, 1);
+    assert_non_null(inst);
+    const int none[3] = {-1, -1, -1}, declared[3] = {-1, 1, -1}, three[3] = {-1, 3, -1}, two[3] = {2, -1, -1};
+    cb_decision d;
+    /* 包庄: the 2, all the aces, three bombs: out first almost surely */
+    assert_int_equal(bid(a, inst, &pdk, 0, 1, "2AAAKKKKQQQQJJJJ", none, &d), 1);
+    assert_true(d.value >= 0.7f);
+    /* scattered low cards: no */
+    assert_int_equal(bid(a, inst, &pdk, 0, 0, "3s3h4567899TJQ5h6h7h8h", none, &d), 0);
+    /* somebody declared first: the first declaration binds */
+    assert_int_equal(bid(a, inst, &pdk, 0, 1, "2AAAKKKKQQQQJJJJ", declared, &d), 0);
+    /* 叫分 */
+    assert_int_equal(bid(a, inst, &ddz, 0, 0, "XD2222AAKKK345678", none, &d), 3);
+    assert_int_equal(bid(a, inst, &ddz, 0, 0, "3s4h5c7d8s9hJcQdKs3h4c6d8h9cTdJs5s", none, &d), 0);
+    assert_int_equal(bid(a, inst, &ddz, 0, 0, "XD2222AAKKK345678", three, &d), 0);
+    int b = bid(a, inst, &ddz, 1, 0, "XD2222AAKKK345678", two, &d);
+    assert_true(b == 0 || b == 3);
+    a->bot->destroy(inst);
+    /* the thresholds decide */
+    cb_param hi = {"threshold", "1"};
+    inst = make(a, &hi, 1);
+    assert_int_equal(bid(a, inst, &pdk, 0, 1, "3s3h4567899TJQ5h6h7h8h", none, &d), 0);
+    a->bot->destroy(inst);
+}
+
+/* ---- fallback and bad views ---- */
+
+static void test_fallback(void **state)
+{
+    api *a = *state;
+    cb_rules r;
+    assert_int_equal(cb_rules_preset("pdk16", &r), 0);
+    r.spade3_first = false;
+    /* seat 0 led the ace of hearts and both others passed (so neither holds a card above an
+     * ace), yet the only 2 is unseen: no world fits, the heuristic answers */
+    cb_play_rec h[3] = {{parse(&r, "Ah"), 0, 0}, {0, 1, 0}, {0, 2, 0}};
+    cb_view v;
+    memset(&v, 0, sizeof v);
+    v.struct_size = sizeof v;
+    v.abi_version = CB_ABI_VERSION;
+    v.rules = &r;
+    v.phase = CB_PHASE_PLAY;
+    v.seat = 0;
+    v.nseats = 3;
+    v.hand = parse(&r, "3s3h4s4h5s5h6s6h7s8h9cTcJcQcKc");
+    v.cards_left[0] = 15;
+    v.cards_left[1] = v.cards_left[2] = 16;
+    v.bids[0] = v.bids[1] = v.bids[2] = -1;
+    v.landlord = -1;
+    v.history = h;
+    v.nhistory = 3;
+    v.table_seat = -1;
+    v.seed = 3;
+    void *inst = make(a, NULL, 0);
+    cb_decision d;
+    init_dec(&d);
+    assert_int_equal(a->bot->decide_play(inst, &v, &d), 0);
+    print_message("fallback: %s\n", d.explain);
+    assert_non_null(strstr(d.explain, "heuristic"));
+    assert_non_null(strstr(d.explain, "no consistent world"));
+    cb_ctx ctx = {.hand = cb_counts_of(v.hand)};
+    assert_true(d.cards && (d.cards & ~v.hand) == 0);
+    assert_true(cb_play_legal(&r, &ctx, cb_counts_of(d.cards), NULL, NULL, 0));
+    /* bad views are refused */
+    v.rules = NULL;
+    assert_int_not_equal(a->bot->decide_play(inst, &v, &d), 0);
+    v.rules = &r;
+    v.phase = CB_PHASE_BID;
+    assert_int_not_equal(a->bot->decide_play(inst, &v, &d), 0);
+    v.phase = CB_PHASE_PLAY;
+    v.seat = 4;
+    assert_int_not_equal(a->bot->decide_play(inst, &v, &d), 0);
+    v.seat = 0;
+    v.history = NULL;
+    assert_int_not_equal(a->bot->decide_play(inst, &v, &d), 0);
+    a->bot->destroy(inst);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_entry),
+        cmocka_unit_test(test_params),
+        cmocka_unit_test(test_endgames),
+        cmocka_unit_test(test_reproducible),
+        cmocka_unit_test(test_legal_answers),
+        cmocka_unit_test(test_bidding),
+        cmocka_unit_test(test_fallback),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -137,7 +137,7 @@ bench-run: build $(BENCH_BIN) $(TPLUG_SO)
 # default config (strategies, seats and rules come from config/pdk16.ini).
 match: deps-check
 	@$(MAKE) --no-print-directory build
-	$(CLI_BIN) match --config config/pdk16.ini --games 300 --seed 1 --duplicate --quiet
+	$(CLI_BIN) match --config config/pdk16.ini --games 300 --seed 1 --duplicate --concurrency 2 --quiet
 
 clean:
 	rm -rf build

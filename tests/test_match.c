@@ -58,12 +58,31 @@ static int run_cardbot(char **out, char **err, const char *first, ...)
     return code;
 }
 
+static char *tmp_dir; /* one temp dir for the whole run, made and removed by main's thread */
+
 static char *tmp_path(const char *name)
 {
-    static const char *dir; /* one temp dir for the whole run, set once from main's thread */
-    if (!dir)
-        dir = g_dir_make_tmp("cbmatch-XXXXXX", NULL);
-    return g_build_filename(dir, name, NULL);
+    if (!tmp_dir)
+        tmp_dir = g_dir_make_tmp("cbmatch-XXXXXX", NULL);
+    return g_build_filename(tmp_dir, name, NULL);
+}
+
+static void remove_tmp_dir(void)
+{
+    if (!tmp_dir)
+        return;
+    GDir *d = g_dir_open(tmp_dir, 0, NULL);
+    const char *name;
+    while (d && (name = g_dir_read_name(d))) {
+        char *p = g_build_filename(tmp_dir, name, NULL);
+        g_unlink(p);
+        g_free(p);
+    }
+    if (d)
+        g_dir_close(d);
+    g_rmdir(tmp_dir);
+    g_free(tmp_dir);
+    tmp_dir = NULL;
 }
 
 /* Strip lines starting with "timing" (the only ones allowed to differ between runs). */
@@ -423,5 +442,7 @@ int main(void)
         cmocka_unit_test(test_process_config), cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_illegal_plugin),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    remove_tmp_dir();
+    return failed;
 }

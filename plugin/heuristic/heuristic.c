@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/decision.h"
 #include "cardbot/bot.h"
 #include "../common/policy.h"
 
@@ -89,44 +90,15 @@ static void heur_destroy(void *inst)
     free(h);
 }
 
-/* The view members this plugin reads all exist in ABI 1.0's cb_view. */
-static bool view_ok(const cb_view *v)
-{
-    return v && v->rules && v->struct_size >= sizeof(cb_view) &&
-           CB_ABI_MAJOR_OF(v->abi_version) == CB_ABI_MAJOR && v->seat >= 0 && v->seat < 3 &&
-           v->nseats == 3 && (v->nhistory == 0 || v->history);
-}
-
-/* Write only the members the host's cb_decision has. */
-static void deliver(cb_decision *out, const cb_decision *d)
-{
-    uint32_t size = out->struct_size;
-    if (size == 0 || size > sizeof *d)
-        size = sizeof *d; /* 0: a host that did not say; a newer host: our members only */
-    if (size <= sizeof d->struct_size)
-        return;
-    memcpy((char *)out + sizeof out->struct_size, (const char *)d + sizeof d->struct_size,
-           size - sizeof d->struct_size);
-}
-
-static void init_decision(cb_decision *d)
-{
-    memset(d, 0, sizeof *d);
-    d->struct_size = sizeof *d;
-    d->value = NAN;
-    d->minhands_before = -1;
-    d->minhands_after = -1;
-}
-
 /* ---- bidding ---- */
 
 static int heur_decide_bid(void *inst, const cb_view *v, cb_decision *out)
 {
     heur *h = inst;
-    if (!h || !out || !view_ok(v) || v->phase != CB_PHASE_BID)
+    if (!h || !out || !cb_plug_view_ok(v) || v->phase != CB_PHASE_BID)
         return -1;
     cb_decision d;
-    init_decision(&d);
+    cb_plug_decision_init(&d);
     cb_rng rng;
     cb_rng_seed(&rng, cb_rng_mix(v->seed, h->seed ^ 0xB1D));
     cb_hand_strength st;
@@ -166,7 +138,7 @@ static int heur_decide_bid(void *inst, const cb_view *v, cb_decision *out)
                  sc, st.min_hands, st.top_singles, st.bombs, d.bid ? "包庄" : "no 包庄");
     }
     d.value = (float)(1.0 / (1.0 + exp(-(sc - 8.0) / 2.0)));
-    deliver(out, &d);
+    cb_plug_deliver(out, &d);
     return 0;
 }
 
@@ -175,7 +147,7 @@ static int heur_decide_bid(void *inst, const cb_view *v, cb_decision *out)
 static int heur_decide_play(void *inst, const cb_view *v, cb_decision *out)
 {
     heur *h = inst;
-    if (!h || !out || !view_ok(v) || v->phase != CB_PHASE_PLAY)
+    if (!h || !out || !cb_plug_view_ok(v) || v->phase != CB_PHASE_PLAY)
         return -1;
     cb_situ s;
     if (cb_situ_from_view_cached(v, &h->replay, &s) != 0)
@@ -186,7 +158,7 @@ static int heur_decide_play(void *inst, const cb_view *v, cb_decision *out)
     if (cb_heur_choose(&h->cfg, &s, &h->ws, &rng, &ch) != 0)
         return -1;
     cb_decision d;
-    init_decision(&d);
+    cb_plug_decision_init(&d);
     if (ch.move.shape != CB_PASS && cb_cards_pick(v->hand, ch.move.counts, &d.cards) != 0)
         return -1;
     d.flags = ch.flags;
@@ -203,7 +175,7 @@ static int heur_decide_play(void *inst, const cb_view *v, cb_decision *out)
         wl = sizeof d.explain - 4;
     memcpy(d.explain + 3, ch.why, wl);
     d.explain[3 + wl] = 0;
-    deliver(out, &d);
+    cb_plug_deliver(out, &d);
     return 0;
 }
 

@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/decision.h"
 #include "cardbot/bot.h"
 #include "ismcts.h"
 
@@ -275,45 +276,16 @@ int ism_threads(ism *m, int n)
     return 0;
 }
 
-/* The view members this plugin reads all exist in ABI 1.0's cb_view. */
-static bool view_ok(const cb_view *v)
-{
-    return v && v->rules && v->struct_size >= sizeof(cb_view) && CB_ABI_MAJOR_OF(v->abi_version) == CB_ABI_MAJOR &&
-           v->seat >= 0 && v->seat < 3 && v->nseats == 3 && (v->nhistory == 0 || v->history) &&
-           (v->rules->game == CB_GAME_PDK || v->rules->game == CB_GAME_DDZ);
-}
-
-/* Write only the members the host's cb_decision has. */
-static void deliver(cb_decision *out, const cb_decision *d)
-{
-    uint32_t size = out->struct_size;
-    if (size == 0 || size > sizeof *d)
-        size = sizeof *d;
-    if (size <= sizeof d->struct_size)
-        return;
-    memcpy((char *)out + sizeof out->struct_size, (const char *)d + sizeof d->struct_size,
-           size - sizeof d->struct_size);
-}
-
-static void init_decision(cb_decision *d)
-{
-    memset(d, 0, sizeof *d);
-    d->struct_size = sizeof *d;
-    d->value = NAN;
-    d->minhands_before = -1;
-    d->minhands_after = -1;
-}
-
 static int ism_bid(void *inst, const cb_view *v, cb_decision *out)
 {
     ism *m = inst;
-    if (!m || !out || !view_ok(v) || v->phase != CB_PHASE_BID)
+    if (!m || !out || !cb_plug_view_ok(v) || v->phase != CB_PHASE_BID)
         return -1;
     cb_decision d;
-    init_decision(&d);
+    cb_plug_decision_init(&d);
     if (ism_decide_bid(m, v, &d) != 0)
         return -1;
-    deliver(out, &d);
+    cb_plug_deliver(out, &d);
     return 0;
 }
 
@@ -372,7 +344,7 @@ static void root_deal(const cb_view *v, const cb_worlds *w, const cb_situ *s, cb
 static int answer_heuristic(ism *m, const cb_view *v, const cb_hchoice *ch, const char *why, cb_decision *out)
 {
     cb_decision d;
-    init_decision(&d);
+    cb_plug_decision_init(&d);
     if (ch->move.shape != CB_PASS && cb_cards_pick(v->hand, ch->move.counts, &d.cards) != 0)
         return -1;
     d.flags = ch->flags;
@@ -381,7 +353,7 @@ static int answer_heuristic(ism *m, const cb_view *v, const cb_hchoice *ch, cons
     d.minhands_after = ch->mh_after;
     snprintf(d.explain, sizeof d.explain, "%s; heuristic L6: %s", why, ch->why);
     (void)m;
-    deliver(out, &d);
+    cb_plug_deliver(out, &d);
     return 0;
 }
 
@@ -395,7 +367,7 @@ static int cmp_desc_ncards(const void *a, const void *b)
 static int ism_play(void *inst, const cb_view *v, cb_decision *out)
 {
     ism *m = inst;
-    if (!m || !out || !view_ok(v) || v->phase != CB_PHASE_PLAY)
+    if (!m || !out || !cb_plug_view_ok(v) || v->phase != CB_PHASE_PLAY)
         return -1;
     uint64_t t0 = is_now_ns();
     const cb_rules *r = v->rules;
@@ -487,7 +459,7 @@ static int ism_play(void *inst, const cb_view *v, cb_decision *out)
         total += v->cards_left[i];
 
     cb_decision d;
-    init_decision(&d);
+    cb_plug_decision_init(&d);
     const cb_move *chosen = NULL;
     double value = NAN;
     uint32_t flags = CB_DEC_COUNTED;
@@ -589,7 +561,7 @@ static int ism_play(void *inst, const cb_view *v, cb_decision *out)
     d.value = (float)value;
     d.minhands_before = cb_hws_min_hands(&m->ws, r, s.hand);
     d.minhands_after = chosen->shape == CB_PASS ? d.minhands_before : cb_hws_min_hands(&m->ws, r, s.hand - chosen->counts);
-    deliver(out, &d);
+    cb_plug_deliver(out, &d);
     return 0;
 }
 

@@ -1,0 +1,18 @@
+/* cardbot plugins — the ABI chores every plugin shares: is this a view we understand, a fresh
+ * decision with "unknown" explanation fields, and delivering only the members the host's
+ * cb_decision has (struct_size), as bot.h requires. */
+#ifndef CB_PLUGIN_DECISION_H
+#define CB_PLUGIN_DECISION_H
+
+#include <stdbool.h>
+
+#include "cardbot/bot.h"
+
+/* The view members plugins read all exist in ABI 1.0's cb_view; PDK or DDZ only. */
+bool cb_plug_view_ok(const cb_view *v);
+/* Zeroed, own struct_size, value NAN, min-hands -1 (unknown). */
+void cb_plug_decision_init(cb_decision *d);
+/* Copy d into out, writing only members inside out->struct_size (0: the host did not say). */
+void cb_plug_deliver(cb_decision *out, const cb_decision *d);
+
+#endif

@@ -390,6 +390,34 @@ static void test_config_errors(void **s)
                                       "[seats]\n0 = h\n1 = h\n2 = h\n");
     expect_usage_error(p, "[strategy.h]", "nosuchplugin");
     g_free(p);
+    p = write_config("unknown_group.ini", "[game]\nrules = pdk16\n[strategy.h]\nplugin = heuristic\n"
+                                          "[seats]\n0 = h\n1 = h\n2 = h\n[sates]\n0 = h\n");
+    expect_usage_error(p, "unknown_group.ini", "[sates]");
+    g_free(p);
+    p = write_config("unknown_key.ini", "[shim]\nbudget_msec = 5\n[game]\nrules = pdk16\n[strategy.h]\n"
+                                        "plugin = heuristic\n[seats]\n0 = h\n1 = h\n2 = h\n");
+    expect_usage_error(p, "[shim]", "budget_msec");
+    g_free(p);
+    p = write_config("bad_value.ini", "[shim]\nbudget_ms = soon\n[game]\nrules = pdk16\n[strategy.h]\n"
+                                      "plugin = heuristic\n[seats]\n0 = h\n1 = h\n2 = h\n");
+    expect_usage_error(p, "[shim]", "budget_ms");
+    g_free(p);
+    /* Plugins built wrong, from tests/plugins/: no entry point, another ABI major. */
+    char *dir = g_strdup_printf("%s/tests/plugins", build_dir());
+    char *abs = g_canonicalize_filename(dir, NULL);
+    const char *bad[][2] = {{"bad_noentry", "cb_plugin_entry"}, {"bad_abi", "ABI"}};
+    for (int i = 0; i < 2; i++) {
+        char *body = g_strdup_printf("[shim]\nplugin_dir = %s\n[game]\nrules = pdk16\n[strategy.b]\nplugin = %s\n"
+                                     "[seats]\n0 = b\n1 = b\n2 = b\n", abs, bad[i][0]);
+        char *name = g_strdup_printf("%s.ini", bad[i][0]);
+        p = write_config(name, body);
+        expect_usage_error(p, "[strategy.b]", bad[i][1]);
+        g_free(p);
+        g_free(name);
+        g_free(body);
+    }
+    g_free(abs);
+    g_free(dir);
 }
 
 /* A seat that always answers illegally: every answer replaced, counted, match completes. */

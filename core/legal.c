@@ -61,6 +61,8 @@ bool cb_play_legal(const cb_rules *r, const cb_ctx *ctx, cb_counts play, cb_move
     if (nr > READINGS_CAP)
         nr = READINGS_CAP;
     if (nr <= 0) {
+        if (!why || !whylen) /* rollouts ask without a reason: skip classifying it again */
+            return false;
         char detail[160] = "";
         cb_classify(r, play, NULL, detail, sizeof detail);
         const char *d = detail;

@@ -6,10 +6,14 @@ B=${1:-build/plain}
 GAMES=${GAMES:-30000}
 SEED=${SEED:-1}
 echo "throughput: heuristic level 6 on all seats, $GAMES games per run, seed $SEED"
-for cfg in pdk16 ddz; do
+# pdk16.ini seats ismcts at seat 0; its [table.heuristic] is the heuristic-only seating.
+run() { # name, then extra cardbot arguments
+  local name=$1; shift
   for j in 1 2; do
-    line=$("$B/cardbot" match --config "config/$cfg.ini" --games "$GAMES" --seed "$SEED" --concurrency "$j" --quiet \
+    line=$("$B/cardbot" match --config "config/$name.ini" "$@" --games "$GAMES" --seed "$SEED" --concurrency "$j" --quiet \
            | grep -E '^timing [0-9]+ games')
-    echo "  $cfg  threads=$j  ${line#timing }"
+    echo "  $name  threads=$j  ${line#timing }"
   done
-done
+}
+run pdk16 --table heuristic
+run ddz

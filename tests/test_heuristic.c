@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "support/plugload.h"
 #include "cardbot/bot.h"
 #include "support/randhand.h"
 #include "../plugin/common/deal.h"
@@ -32,15 +33,12 @@ typedef struct api {
 
 static int setup(void **state)
 {
-    const char *b = getenv("CB_BUILD");
-    char path[512];
-    snprintf(path, sizeof path, "%s/plugins/heuristic.so", b && *b ? b : "build/plain");
+    const char *path = "heuristic.so";
     api *a = calloc(1, sizeof *a);
     if (!a)
         return -1;
-    a->so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    a->so = cbt_open_plugin("heuristic");
     if (!a->so) {
-        print_error("dlopen %s: %s\n", path, dlerror());
         free(a);
         return -1;
     }

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "support/plugload.h"
 #include "cardbot/bot.h"
 #include "support/randhand.h"
 #include "../plugin/common/policy.h"
@@ -44,15 +45,12 @@ typedef struct api {
 
 static int setup(void **state)
 {
-    const char *b = getenv("CB_BUILD");
-    char path[512];
-    snprintf(path, sizeof path, "%s/plugins/ismcts.so", b && *b ? b : "build/plain");
+    const char *path = "ismcts.so";
     api *a = calloc(1, sizeof *a);
     if (!a)
         return -1;
-    a->so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    a->so = cbt_open_plugin("ismcts");
     if (!a->so) {
-        print_error("dlopen %s: %s\n", path, dlerror());
         free(a);
         return -1;
     }

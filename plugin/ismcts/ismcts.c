@@ -52,6 +52,8 @@
 #include "ismcts.h"
 
 #define DEFAULT_ITERATIONS 1000
+#define DEFAULT_BELIEF 0.3
+#define DEFAULT_BELIEF_WORLDS 100
 
 /* ---- parameters ---- */
 
@@ -89,7 +91,7 @@ static int parse_prob(const char *s, double lo, double hi, double *out)
 
 static const char *const known_keys =
     "iterations, time_ms, threads, threshold, bid1, bid2, bid3, exploration, rollout, seed, bid_samples, width, "
-    "tree_width, partner_width, opponent_width, endgame, opponents";
+    "tree_width, partner_width, opponent_width, endgame, opponents, belief, belief_worlds";
 
 static int parse_params(const cb_param *params, int nparams, is_params *p, char *err, size_t errlen)
 {
@@ -108,6 +110,8 @@ static int parse_params(const cb_param *params, int nparams, is_params *p, char 
     p->tree_width = 6;
     p->partner_width = 1;
     p->opponent_width = 1;
+    p->belief = DEFAULT_BELIEF;
+    p->belief_worlds = DEFAULT_BELIEF_WORLDS;
     bool have_iter = false, have_time = false;
     for (int i = 0; i < nparams; i++) {
         const char *k = params[i].key ? params[i].key : "";
@@ -200,6 +204,18 @@ static int parse_params(const cb_param *params, int nparams, is_params *p, char 
                 set_err(err, errlen, "ismcts: opponents: '%s' is not a model (paranoid, maxn)%s", v, "");
                 return -1;
             }
+        } else if (strcmp(k, "belief") == 0) {
+            if (parse_prob(v, 0.001, 1, &f) != 0) {
+                set_err(err, errlen, "ismcts: belief: '%s' is not a weight 0.001..1 (1: no inference)%s", v, "");
+                return -1;
+            }
+            p->belief = f;
+        } else if (strcmp(k, "belief_worlds") == 0) {
+            if (parse_u64(v, 1, 100000, &x) != 0) {
+                set_err(err, errlen, "ismcts: belief_worlds: '%s' is not a count 1..100000%s", v, "");
+                return -1;
+            }
+            p->belief_worlds = (int)x;
         } else if (strcmp(k, "endgame") == 0) {
             if (parse_u64(v, 0, 40, &x) != 0) {
                 set_err(err, errlen, "ismcts: endgame: '%s' is not a card count 0..40%s", v, "");
@@ -236,7 +252,11 @@ static void *ism_create(const cb_param *params, int nparams, char *err, size_t e
     if (parse_params(params, nparams, &p, err, errlen) != 0)
         return NULL;
     ism *m = calloc(1, sizeof *m);
-    if (!m || cb_hws_init(&m->ws) != 0) {
+    if (!m || cb_hws_init(&m->ws) != 0 || cb_belief_init(&m->belief) != 0) {
+        if (m) {
+            cb_hws_free(&m->ws);
+            cb_belief_free(&m->belief);
+        }
         free(m);
         set_err(err, errlen, "ismcts: out of memory%s%s", "", "");
         return NULL;
@@ -257,6 +277,7 @@ static void ism_destroy(void *inst)
             free(m->th[i]);
         }
     cb_worlds_free(&m->worlds);
+    cb_belief_free(&m->belief);
     cb_hws_free(&m->ws);
     free(m);
 }
@@ -516,6 +537,11 @@ static int ism_play(void *inst, const cb_view *v, cb_decision *out)
         }
     }
 
+    if (!chosen && m->p.belief < 1) {
+        /* the weighted pool (a failure to replay leaves the plain sampler in charge) */
+        if (cb_belief_build(&m->belief, v, &m->worlds, m->p.belief_worlds, m->p.belief, S.seed) > 0)
+            S.belief = &m->belief;
+    }
     if (!chosen) {
         if (is_search(&S, m->th, threads, m->visits, m->wins) != 0) {
             uint64_t tried = 0, failed = 0;
@@ -543,11 +569,18 @@ static int ism_play(void *inst, const cb_view *v, cb_decision *out)
             nodes += m->th[i]->tree_nodes;
             solved += m->th[i]->solved;
         }
+        if (S.belief)
+            worlds = (uint64_t)S.belief->n;
         d.simulations = iters;
         d.nodes = nodes;
-        snprintf(d.explain, sizeof d.explain, "ismcts v=%.2f n=%llu it=%llu worlds=%llu exact=%llu %.1fms cand=%d/%d", value,
-                 (unsigned long long)m->visits[best], (unsigned long long)iters, (unsigned long long)worlds,
-                 (unsigned long long)solved, (double)(is_now_ns() - t0) / 1e6, nroot, ch.nmoves);
+        int len = snprintf(d.explain, sizeof d.explain, "ismcts v=%.2f n=%llu it=%llu worlds=%llu exact=%llu %.1fms cand=%d/%d",
+                           value, (unsigned long long)m->visits[best], (unsigned long long)iters,
+                           (unsigned long long)worlds, (unsigned long long)solved, (double)(is_now_ns() - t0) / 1e6,
+                           nroot, ch.nmoves);
+        /* inference: the pool's effective size and the best world's unexplained choices */
+        if (S.belief && len > 0 && (size_t)len < sizeof d.explain)
+            snprintf(d.explain + len, sizeof d.explain - (size_t)len, " ess=%.0f miss=%d/%d", S.belief->ess,
+                     S.belief->min_mismatch, S.belief->decisions);
     }
     if (chosen->shape != CB_PASS && cb_cards_pick(v->hand, chosen->counts, &d.cards) != 0)
         return -1;

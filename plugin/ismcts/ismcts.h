@@ -23,6 +23,9 @@ typedef struct is_params {
     int tree_width;        /* in-tree candidates at my nodes */
     int partner_width;     /* ... at my partner's nodes (DDZ farmers, PDK against a 包庄) */
     int opponent_width;    /* ... at the other side's nodes */
+    double belief;         /* weight of a world per past choice the opponent model would not
+                              have made (1: no inference; see plugin/common/belief.h) */
+    int belief_worlds;     /* worlds in the weighted pool */
 } is_params;
 
 typedef struct ism {
@@ -31,6 +34,7 @@ typedef struct ism {
     cb_hws ws;
     cb_replay replay;
     cb_worlds worlds;
+    cb_belief belief;
     is_thread *th[IS_MAX_THREADS];
     cb_move moves[IS_MAX_WIDTH + 2];
     uint64_t visits[IS_MAX_WIDTH + 2];

@@ -343,6 +343,13 @@ static void *thread_main(void *arg)
         if (deadline && (it & 7) == 0 && is_now_ns() >= deadline)
             break;
         cb_cards hands[3];
+        if (S->belief && S->belief->n > 0) {
+            cb_belief_draw(S->belief, &t->rng, hands);
+            if (iterate(t, hands) != 0)
+                break;
+            t->iters++;
+            continue;
+        }
         bool fresh = fails == 0 || (npool < POOL && fails < FAIL_LIMIT);
         if (fresh && cb_worlds_sample(&t->worlds, &t->rng, hands, NULL) == 0) {
             if (npool < POOL) {

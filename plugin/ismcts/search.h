@@ -31,6 +31,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../common/belief.h"
 #include "../common/deal.h"
 #include "../common/policy.h"
 #include "../common/worlds.h"
@@ -59,6 +60,8 @@ typedef struct is_setup {
     bool solve_leaves_ok;     /* leaves may be solved (the solver's two sides are the teams) */
     cb_deal root;             /* the public position; hands filled per world */
     const cb_worlds *worlds;  /* template: each thread copies it (the proofs are shared) */
+    const cb_belief *belief;  /* when not NULL and not empty: draw the worlds from this weighted
+                                 pool instead of sampling a fresh one per iteration */
     const cb_move *moves;     /* root candidates, best heuristic score first */
     int nmoves;
     uint64_t iterations;      /* total over threads (0: by time only) */

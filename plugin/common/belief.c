@@ -1,0 +1,179 @@
+/* cardbot plugins — belief: worlds weighted by the other seats' past choices (see belief.h). */
+#include "belief.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "deal.h"
+#include "situ.h"
+
+int cb_belief_init(cb_belief *b)
+{
+    memset(b, 0, sizeof *b);
+    cb_hcfg_level(&b->model, 6);
+    b->model.explain = false;
+    if (cb_hws_init(&b->ws) != 0)
+        return -1;
+    b->ready = true;
+    return 0;
+}
+
+void cb_belief_free(cb_belief *b)
+{
+    free(b->hands);
+    free(b->mismatch);
+    free(b->cum);
+    free(b->hist);
+    cb_hws_free(&b->ws);
+    memset(b, 0, sizeof *b);
+}
+
+static int grow(cb_belief *b, int n, int nhist)
+{
+    if (n > b->cap) {
+        cb_cards(*h)[3] = realloc(b->hands, (size_t)n * sizeof *h);
+        if (!h)
+            return -1;
+        b->hands = h;
+        int *mm = realloc(b->mismatch, (size_t)n * sizeof *mm);
+        if (!mm)
+            return -1;
+        b->mismatch = mm;
+        double *c = realloc(b->cum, (size_t)n * sizeof *c);
+        if (!c)
+            return -1;
+        b->cum = c;
+        b->cap = n;
+    }
+    if (nhist > b->hist_cap) {
+        cb_play_rec *r = realloc(b->hist, (size_t)nhist * sizeof *r);
+        if (!r)
+            return -1;
+        b->hist = r;
+        b->hist_cap = nhist;
+    }
+    return 0;
+}
+
+int cb_belief_mismatches(cb_belief *b, const cb_view *v, const cb_cards hands[3], int *decisions)
+{
+    const cb_rules *r = v->rules;
+    if (decisions)
+        *decisions = 0;
+    if (grow(b, b->cap > 0 ? b->cap : 1, v->nhistory > 0 ? v->nhistory : 1) != 0)
+        return -1;
+    /* the hands as dealt: each seat's world hand plus what it has played */
+    cb_cards start[3] = {hands[0], hands[1], hands[2]};
+    for (int i = 0; i < v->nhistory; i++)
+        start[v->history[i].seat] |= v->history[i].cards;
+    int ll = (v->landlord >= 0 && v->landlord < 3) ? v->landlord : -1;
+    int bid = 1;
+    for (int s = 0; s < 3; s++)
+        if (v->bids[s] > bid)
+            bid = v->bids[s];
+    cb_deal g;
+    memset(&g, 0, sizeof g);
+    g.hist = b->hist;
+    g.hist_cap = b->hist_cap;
+    cb_deal_init(&g, r, start, v->first_seat, ll, bid, v->bottom);
+    int miss = 0, dec = 0;
+    for (int i = 0; i < v->nhistory; i++) {
+        const cb_play_rec *h = &v->history[i];
+        int s = h->seat;
+        if (g.winner >= 0 || g.turn != s)
+            return -1;
+        if (s != v->seat) {
+            cb_situ st;
+            cb_situ_from_deal(&g, &st);
+            cb_hchoice ch;
+            if (cb_heur_choose(&b->model, &st, &b->ws, NULL, &ch) != 0)
+                return -1;
+            if (ch.nmoves != 1) { /* a real choice (-1: it could go out in one play) */
+                dec++;
+                cb_counts want = ch.move.shape == CB_PASS ? 0 : ch.move.counts;
+                if (want != cb_counts_of(h->cards))
+                    miss++;
+            }
+        }
+        cb_move m;
+        memset(&m, 0, sizeof m);
+        m.shape = CB_PASS;
+        if (h->cards) {
+            cb_ctx ctx;
+            cb_deal_ctx(&g, &ctx);
+            if (!cb_play_legal(r, &ctx, cb_counts_of(h->cards), &m, NULL, 0))
+                return -1;
+        }
+        cb_cards before = g.hands[s];
+        if (cb_deal_step(&g, &m, NULL, 0) < 0)
+            return -1;
+        /* the recorded cards leave the hand (the step picks suits of its own choosing) */
+        if (h->cards) {
+            g.hands[s] = before & ~h->cards;
+            if (g.nhist > 0)
+                g.hist[g.nhist - 1].cards = h->cards;
+        }
+    }
+    if (decisions)
+        *decisions = dec;
+    return miss;
+}
+
+int cb_belief_build(cb_belief *b, const cb_view *v, cb_worlds *w, int n, double eps, uint64_t seed)
+{
+    if (n < 1 || !(eps > 0 && eps <= 1))
+        return -1;
+    if (grow(b, n, v->nhistory > 0 ? v->nhistory : 1) != 0)
+        return -1;
+    b->n = 0;
+    b->decisions = 0;
+    b->min_mismatch = -1;
+    for (int i = 0; i < n; i++) {
+        cb_rng rng;
+        cb_rng_seed(&rng, cb_rng_mix(seed, 0xBE11EFull + (uint64_t)i));
+        cb_cards h[3];
+        if (cb_worlds_sample(w, &rng, h, NULL) != 0)
+            continue;
+        int dec = 0, mm = 0;
+        if (eps < 1) {
+            mm = cb_belief_mismatches(b, v, h, &dec);
+            if (mm < 0)
+                return -1;
+        }
+        memcpy(b->hands[b->n], h, sizeof h);
+        b->mismatch[b->n] = mm;
+        if (dec > b->decisions)
+            b->decisions = dec;
+        if (b->min_mismatch < 0 || mm < b->min_mismatch)
+            b->min_mismatch = mm;
+        b->n++;
+    }
+    if (b->n == 0)
+        return 0;
+    /* weights relative to the best explained world (eps^0 = 1 there: no underflow) */
+    double tot = 0, sq = 0;
+    for (int i = 0; i < b->n; i++) {
+        double wt = 1;
+        for (int k = b->min_mismatch; k < b->mismatch[i]; k++)
+            wt *= eps;
+        tot += wt;
+        sq += wt * wt;
+        b->cum[i] = tot;
+    }
+    b->ess = tot * tot / sq;
+    return b->n;
+}
+
+void cb_belief_draw(const cb_belief *b, cb_rng *rng, cb_cards hands[3])
+{
+    double u = cb_rng_unit(rng) * b->cum[b->n - 1];
+    int lo = 0, hi = b->n - 1;
+    while (lo < hi) { /* the first world whose cumulative weight exceeds u */
+        int mid = (lo + hi) / 2;
+        if (b->cum[mid] > u)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    memcpy(hands, b->hands[lo], sizeof b->hands[0]);
+}

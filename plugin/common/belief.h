@@ -1,0 +1,64 @@
+/* cardbot plugins — belief: weighting sampled worlds by how well they explain the other seats'
+ * past choices (policy-based inference).
+ *
+ * cb_worlds (worlds.h) deals worlds that the public record does not rule out; every such world
+ * is equally likely to it. But a seat's choices say more than what they rule out: a player
+ * who led a lone 4 rarely holds a pair of 4s. Belief replays the deal inside each world — the
+ * hands as they were dealt are the world's hands plus everything each seat has played — and
+ * asks an opponent model (the shared heuristic, level 6 by default) what each other seat would
+ * have done at each of its past decisions that offered a choice. A world's weight is
+ * eps^(decisions the model would have made differently): 1 for a world in which every past
+ * choice was the model's own, less for each one it explains only as a deviation. eps = 1 turns
+ * the weighting off; eps close to 0 trusts the model completely (right against a level-6
+ * heuristic, wrong against anyone else: the default keeps a real weight on deviations).
+ *
+ * The searcher then draws its worlds from a pool of n sampled worlds in proportion to their
+ * weights (importance resampling). Worlds are sampled from per-world seeds, so the pool
+ * depends only on the seed, never on the thread count or the order of building.
+ * Ref.: the inference step of determinized search in trick-taking games (e.g. Buro, Long,
+ * Furtak & Sturtevant 2009 for Skat); written here from that idea, not from any code.
+ */
+#ifndef CARDBOT_PLUGIN_BELIEF_H
+#define CARDBOT_PLUGIN_BELIEF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cardbot/bot.h"
+#include "policy.h"
+#include "rng.h"
+#include "worlds.h"
+
+typedef struct cb_belief {
+    int n, cap;                /* worlds in the pool */
+    cb_cards (*hands)[3];      /* the pool's worlds */
+    int *mismatch;             /* per world: past choices the model would have made otherwise */
+    double *cum;               /* cumulative weights (cum[n-1] = total) */
+    int decisions;             /* other seats' past decisions with a choice (per world) */
+    int min_mismatch;          /* the best explained world's count */
+    double ess;                /* effective sample size of the weights (1..n) */
+    cb_hcfg model;             /* the opponent model's configuration */
+    cb_hws ws;
+    cb_play_rec *hist;         /* scratch: the replayed record */
+    int hist_cap;
+    bool ready;
+} cb_belief;
+
+int cb_belief_init(cb_belief *b);
+void cb_belief_free(cb_belief *b);
+
+/* Fill the pool with n worlds from the sampler w (built from v) and weigh them with eps
+ * (0 < eps <= 1; 1 = equal weights, no replay). World i is sampled with a generator seeded by
+ * (seed, i). Returns the number of worlds in the pool (worlds the sampler could not find are
+ * skipped), or -1 on failure (out of memory, a history the replay cannot follow). */
+int cb_belief_build(cb_belief *b, const cb_view *v, cb_worlds *w, int n, double eps, uint64_t seed);
+
+/* The mismatches of one world (hands[3] consistent with w): how many of the other seats' past
+ * decisions with a choice the model would have made differently. -1 when the history cannot be
+ * replayed in it. `decisions` (may be NULL) gets how many decisions were compared. */
+int cb_belief_mismatches(cb_belief *b, const cb_view *v, const cb_cards hands[3], int *decisions);
+
+/* Draw a world from the pool by weight. The pool must not be empty. */
+void cb_belief_draw(const cb_belief *b, cb_rng *rng, cb_cards hands[3]);
+
+#endif

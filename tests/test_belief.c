@@ -1,0 +1,368 @@
+/* Belief (plugin/common/belief.c): worlds weighted by how well the opponent model explains the
+ * other seats' past choices. Reached with dlsym in build/<v>/plugins/ismcts.so (env CB_BUILD).
+ *
+ * Deals are played here by the shared heuristic at level 6 in every seat (the model's own
+ * configuration), with a record, under pdk16, pdk16 with a 包庄 declarer, and DDZ. At random
+ * decisions the deciding seat's view is built and:
+ *  - the TRUE hands must be fully explained: the model, replayed inside them, makes every
+ *    recorded choice of the other seats (0 mismatches), and enough choices are compared that
+ *    this says something;
+ *  - the same record played by level-1 seats (which sample and blunder) must show mismatches:
+ *    the comparison sees a deviation when there is one;
+ *  - worlds sampled uniformly from the record must on average be explained worse than the truth;
+ *  - a pool: every world consistent with the record, weights eps^(mismatches - best), the
+ *    cumulative weights increasing, draws in proportion to the weights, the same seed giving the
+ *    same pool, eps = 1 giving equal weights without any replay.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dlfcn.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/plugload.h"
+#include "support/randhand.h"
+#include "cardbot/bot.h"
+#include "../plugin/common/belief.h"
+#include "../plugin/common/deal.h"
+
+typedef struct api {
+    void *so;
+    int (*binit)(cb_belief *);
+    void (*bfree)(cb_belief *);
+    int (*build)(cb_belief *, const cb_view *, cb_worlds *, int, double, uint64_t);
+    int (*mismatches)(cb_belief *, const cb_view *, const cb_cards[3], int *);
+    void (*draw)(const cb_belief *, cb_rng *, cb_cards[3]);
+    int (*from_view)(cb_worlds *, const cb_view *, char *, size_t);
+    int (*sample)(cb_worlds *, cb_rng *, cb_cards[3], cb_cards *);
+    bool (*consistent)(const cb_worlds *, const cb_cards[3], cb_cards);
+    void (*wfree)(cb_worlds *);
+    void (*deal_init)(cb_deal *, const cb_rules *, const cb_cards[3], int, int, int, cb_cards);
+    int (*deal_step)(cb_deal *, const cb_move *, char *, size_t);
+    void (*deal_view)(const cb_deal *, const int[3], uint64_t, cb_view *);
+    void (*hcfg_level)(cb_hcfg *, int);
+    int (*hws_init)(cb_hws *);
+    void (*hws_free)(cb_hws *);
+    int (*heur_policy)(void *, const cb_deal *, cb_move *);
+} api;
+
+static int setup(void **state)
+{
+    api *a = calloc(1, sizeof *a);
+    if (!a)
+        return -1;
+    a->so = cbt_open_plugin("ismcts");
+    if (!a->so) {
+        free(a);
+        return -1;
+    }
+    struct {
+        void **slot;
+        const char *name;
+    } syms[] = {
+        {(void **)&a->binit, "cb_belief_init"},        {(void **)&a->bfree, "cb_belief_free"},
+        {(void **)&a->build, "cb_belief_build"},       {(void **)&a->mismatches, "cb_belief_mismatches"},
+        {(void **)&a->draw, "cb_belief_draw"},         {(void **)&a->from_view, "cb_worlds_from_view"},
+        {(void **)&a->sample, "cb_worlds_sample"},     {(void **)&a->consistent, "cb_worlds_consistent"},
+        {(void **)&a->wfree, "cb_worlds_free"},        {(void **)&a->deal_init, "cb_deal_init"},
+        {(void **)&a->deal_step, "cb_deal_step"},      {(void **)&a->deal_view, "cb_deal_view"},
+        {(void **)&a->hcfg_level, "cb_hcfg_level"},    {(void **)&a->hws_init, "cb_hws_init"},
+        {(void **)&a->hws_free, "cb_hws_free"},        {(void **)&a->heur_policy, "cb_heur_deal_policy"},
+    };
+    for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
+        *syms[i].slot = dlsym(a->so, syms[i].name);
+        if (!*syms[i].slot) {
+            print_error("missing symbol %s\n", syms[i].name);
+            dlclose(a->so);
+            free(a);
+            return -1;
+        }
+    }
+    *state = a;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    api *a = *state;
+    if (a) {
+        dlclose(a->so);
+        free(a);
+    }
+    return 0;
+}
+
+/* ---- deals played by heuristic seats, with a record ---- */
+
+typedef struct table {
+    const api *a;
+    cb_rules r;
+    cb_deal g;
+    cb_play_rec hist[400];
+    cb_heur_agent agent[3];
+    int bids[3];
+    cbt_rng rng;
+} table;
+
+enum { MODE_PDK, MODE_PDK_BAO, MODE_DDZ };
+
+static void table_open(table *T, const api *a, int mode, int level, uint64_t seed)
+{
+    memset(T, 0, sizeof *T);
+    T->a = a;
+    cb_rules_preset(mode == MODE_DDZ ? "ddz" : "pdk16", &T->r);
+    cbt_rng_seed(&T->rng, seed);
+    for (int s = 0; s < 3; s++) {
+        a->hcfg_level(&T->agent[s].cfg, level);
+        T->agent[s].cfg.explain = false;
+        assert_int_equal(a->hws_init(&T->agent[s].ws), 0);
+        cb_rng_seed(&T->agent[s].rng, seed * 3 + (uint64_t)s + 1);
+    }
+}
+
+static void table_close(table *T)
+{
+    for (int s = 0; s < 3; s++)
+        T->a->hws_free(&T->agent[s].ws);
+}
+
+static void table_deal(table *T, int mode)
+{
+    int ids[CB_NCARDS], n = 0;
+    for (int i = 0; i < CB_NCARDS; i++)
+        if (T->r.deck & cb_card_bit(i))
+            ids[n++] = i;
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)cbt_rng_below(&T->rng, (uint32_t)(i + 1));
+        int t = ids[i];
+        ids[i] = ids[j];
+        ids[j] = t;
+    }
+    cb_cards h[3] = {0, 0, 0}, bottom = 0;
+    int k = 0;
+    for (int s = 0; s < 3; s++)
+        for (int c = 0; c < T->r.hand_size; c++)
+            h[s] |= cb_card_bit(ids[k++]);
+    for (; k < n; k++)
+        bottom |= cb_card_bit(ids[k]);
+    int ll = -1, bid = 0;
+    T->bids[0] = T->bids[1] = T->bids[2] = 0;
+    if (mode == MODE_DDZ) {
+        ll = (int)cbt_rng_below(&T->rng, 3);
+        h[ll] |= bottom;
+        bid = 1 + (int)cbt_rng_below(&T->rng, 3);
+        T->bids[ll] = bid;
+    } else if (mode == MODE_PDK_BAO) {
+        ll = (int)cbt_rng_below(&T->rng, 3);
+        T->bids[ll] = 1;
+        bottom = 0;
+    } else {
+        bottom = 0;
+    }
+    T->g.hist = T->hist;
+    T->g.hist_cap = (int)(sizeof T->hist / sizeof T->hist[0]);
+    T->a->deal_init(&T->g, &T->r, h, -1, ll, bid, mode == MODE_DDZ ? bottom : 0);
+}
+
+static void table_step(table *T)
+{
+    cb_move m;
+    assert_int_equal(T->a->heur_policy(&T->agent[T->g.turn], &T->g, &m), 0);
+    assert_true(T->a->deal_step(&T->g, &m, NULL, 0) >= 0);
+}
+
+/* ---- tests ---- */
+
+typedef struct tally {
+    long views, compared, truth_miss, random_worlds, random_miss;
+} tally;
+
+/* Play deals; at about one decision in `every` check the truth (and, when `sampled`, some
+ * uniformly sampled worlds) against the model. */
+static void run(const api *a, int mode, int level, uint64_t seed, int deals, int every, int sampled, tally *t)
+{
+    table T;
+    table_open(&T, a, mode, level, seed);
+    cb_belief B;
+    assert_int_equal(a->binit(&B), 0);
+    cb_worlds W;
+    memset(&W, 0, sizeof W);
+    cb_rng wr;
+    cb_rng_seed(&wr, seed ^ 0x5EEDull);
+    for (int d = 0; d < deals; d++) {
+        table_deal(&T, mode);
+        while (T.g.winner < 0) {
+            if (T.g.nhist > 0 && cbt_rng_below(&T.rng, (uint32_t)every) == 0) {
+                cb_view v;
+                a->deal_view(&T.g, T.bids, 1, &v);
+                int dec = -1;
+                int mm = a->mismatches(&B, &v, T.g.hands, &dec);
+                assert_true(mm >= 0);
+                assert_true(dec >= 0);
+                t->views++;
+                t->compared += dec;
+                t->truth_miss += mm;
+                if (sampled > 0 && dec >= 3) {
+                    char err[160] = "";
+                    if (a->from_view(&W, &v, err, sizeof err) != 0)
+                        fail_msg("cb_worlds_from_view refused a real record: %s", err);
+                    for (int i = 0; i < sampled; i++) {
+                        cb_cards w[3];
+                        if (a->sample(&W, &wr, w, NULL) != 0)
+                            continue;
+                        int m2 = a->mismatches(&B, &v, w, NULL);
+                        assert_true(m2 >= 0);
+                        t->random_worlds++;
+                        t->random_miss += m2;
+                    }
+                }
+            }
+            table_step(&T);
+        }
+    }
+    a->wfree(&W);
+    a->bfree(&B);
+    table_close(&T);
+}
+
+static void test_truth_explained(void **state)
+{
+    const api *a = *state;
+    static const char *const names[] = {"pdk16", "pdk16 with 包庄", "ddz"};
+    uint64_t seed = cbt_seed(71);
+    for (int mode = MODE_PDK; mode <= MODE_DDZ; mode++) {
+        tally t;
+        memset(&t, 0, sizeof t);
+        run(a, mode, 6, seed + (uint64_t)mode, 60, 4, 6, &t);
+        double rnd = t.random_worlds ? (double)t.random_miss / (double)t.random_worlds : 0;
+        print_message("  %-16s seed %llu: %ld views, %ld choices compared, truth %ld mismatches; %ld sampled worlds, "
+                      "%.2f mismatches each\n",
+                      names[mode], (unsigned long long)(seed + (uint64_t)mode), t.views, t.compared, t.truth_miss,
+                      t.random_worlds, rnd);
+        assert_true(t.views >= 200);
+        assert_true(t.compared >= 5 * t.views / 2); /* the check is not vacuous */
+        assert_int_equal(t.truth_miss, 0);          /* the model's own play is fully explained */
+        assert_true(t.random_worlds >= 300);
+        assert_true(rnd > 0.5);                     /* a random world explains it worse */
+    }
+}
+
+static void test_deviation_seen(void **state)
+{
+    const api *a = *state;
+    uint64_t seed = cbt_seed(72);
+    tally t;
+    memset(&t, 0, sizeof t);
+    run(a, MODE_PDK, 1, seed, 40, 4, 0, &t);
+    print_message("  level-1 seats, seed %llu: %ld views, %ld choices compared, %ld mismatches with the truth\n",
+                  (unsigned long long)seed, t.views, t.compared, t.truth_miss);
+    assert_true(t.compared > 0);
+    assert_true(t.truth_miss > t.compared / 20); /* level 1 plays otherwise, and it shows */
+}
+
+static void test_pool(void **state)
+{
+    const api *a = *state;
+    uint64_t seed = cbt_seed(73);
+    table T;
+    table_open(&T, a, MODE_PDK, 6, seed);
+    cb_belief B, B2;
+    assert_int_equal(a->binit(&B), 0);
+    assert_int_equal(a->binit(&B2), 0);
+    cb_worlds W;
+    memset(&W, 0, sizeof W);
+    int pools = 0;
+    for (int d = 0; d < 12; d++) {
+        table_deal(&T, MODE_PDK);
+        int stop = 12 + (int)cbt_rng_below(&T.rng, 12);
+        while (T.g.winner < 0 && T.g.nhist < stop)
+            table_step(&T);
+        if (T.g.winner >= 0)
+            continue;
+        cb_view v;
+        a->deal_view(&T.g, T.bids, 1, &v);
+        char err[160] = "";
+        assert_int_equal(a->from_view(&W, &v, err, sizeof err), 0);
+        const double eps = 0.3;
+        int n = a->build(&B, &v, &W, 64, eps, seed + (uint64_t)d);
+        assert_true(n >= 60 && n <= 64);
+        assert_int_equal(a->build(&B2, &v, &W, 64, eps, seed + (uint64_t)d), n);
+        int best = 1 << 30;
+        for (int i = 0; i < n; i++) {
+            assert_true(a->consistent(&W, B.hands[i], 0));
+            assert_memory_equal(B.hands[i], B2.hands[i], sizeof B.hands[i]); /* same seed, same pool */
+            assert_int_equal(B.mismatch[i], B2.mismatch[i]);
+            assert_int_equal(B.mismatch[i], a->mismatches(&B2, &v, B.hands[i], NULL));
+            if (B.mismatch[i] < best)
+                best = B.mismatch[i];
+        }
+        assert_int_equal(best, B.min_mismatch);
+        /* the weights */
+        double prev = 0;
+        for (int i = 0; i < n; i++) {
+            double w = pow(eps, B.mismatch[i] - best);
+            assert_true(fabs((B.cum[i] - prev) - w) < 1e-9);
+            prev = B.cum[i];
+        }
+        /* draws follow the weights: every world's count within 5 sigma of its expectation */
+        enum { DRAWS = 20000 };
+        int *cnt = calloc((size_t)n, sizeof *cnt);
+        assert_non_null(cnt);
+        cb_rng r;
+        cb_rng_seed(&r, seed + 99);
+        for (int k = 0; k < DRAWS; k++) {
+            cb_cards h[3];
+            a->draw(&B, &r, h);
+            int j = 0;
+            while (j < n && memcmp(B.hands[j], h, sizeof h) != 0)
+                j++;
+            assert_true(j < n);
+            /* identical worlds may repeat in the pool: credit the first of them */
+            cnt[j]++;
+        }
+        double tot = B.cum[n - 1];
+        for (int i = 0; i < n; i++) {
+            double p = 0;
+            for (int j = 0; j < n; j++)
+                if (memcmp(B.hands[j], B.hands[i], sizeof B.hands[i]) == 0) {
+                    if (j < i)
+                        p = -1; /* counted at its first copy */
+                    else if (p >= 0)
+                        p += (B.cum[j] - (j ? B.cum[j - 1] : 0)) / tot;
+                }
+            if (p < 0)
+                continue;
+            double e = p * DRAWS, sd = sqrt(DRAWS * p * (1 - p));
+            assert_true(fabs(cnt[i] - e) <= 5 * sd + 1);
+        }
+        free(cnt);
+        /* eps = 1: equal weights, nothing replayed */
+        int n1 = a->build(&B2, &v, &W, 32, 1.0, seed);
+        assert_true(n1 >= 30);
+        for (int i = 0; i < n1; i++)
+            assert_int_equal(B2.mismatch[i], 0);
+        assert_true(fabs(B2.ess - n1) < 1e-9);
+        pools++;
+    }
+    assert_true(pools >= 8);
+    a->wfree(&W);
+    a->bfree(&B);
+    a->bfree(&B2);
+    table_close(&T);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_truth_explained),
+        cmocka_unit_test(test_deviation_seen),
+        cmocka_unit_test(test_pool),
+    };
+    return cmocka_run_group_tests_name("belief", tests, setup, teardown);
+}

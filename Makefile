@@ -2,7 +2,7 @@
 # Build outputs go to build/<variant>/ (plain, asan). Files are picked up by wildcard:
 #   core/*.c                   -> libcbcore.a (the one rules implementation)
 #   tests/test_*.c             -> one cmocka binary each, linked with tests/support/*.c
-#   bench/bench_*.c            -> one benchmark binary each
+#   bench/bench_*.c            -> one benchmark binary each, linked with bench/support/*.c
 #   host-shim/console/*.c      -> the cardbot command
 #   host-shim/*.c              -> libcardbot-shim.so
 #   plugin/NAME/*.c            -> NAME.so (plus plugin/common/*.c)
@@ -50,6 +50,8 @@ TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
+BENCH_SUPPORT_SRC := $(wildcard bench/support/*.c)
+BENCH_SUPPORT_OBJ := $(BENCH_SUPPORT_SRC:%.c=$(B)/%.o)
 
 .PHONY: all build deps deps-check check test bench bench-run clean match
 # Top-level targets install what is missing first, then build in a sub-make, so pkg-config is
@@ -114,9 +116,9 @@ $(B)/tests/%: tests/%.c $(SUPPORT_OBJ) $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -Itests -o $@ $< $(SUPPORT_OBJ) $(CORE_LIB) $(LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS) $(LDLIBS)
 
-$(B)/bench/%: bench/%.c $(CORE_LIB) $(COMMON_OBJ)
+$(B)/bench/%: bench/%.c $(BENCH_SUPPORT_OBJ) $(CORE_LIB) $(COMMON_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -Itests -o $@ $< $(COMMON_OBJ) $(CORE_LIB) $(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -Itests -o $@ $< $(BENCH_SUPPORT_OBJ) $(COMMON_OBJ) $(CORE_LIB) $(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
 
 # Tests: every test binary, plain then ASan+UBSan. tests/run.sh prints the final tally.
 check: deps-check

@@ -10,62 +10,22 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "support/plugload.h"
+#include "support/botfix.h"
 #include "cardbot/bot.h"
 #include "support/randhand.h"
 #include "../plugin/common/deal.h"
 
-typedef struct api {
-    void *so;
-    const cb_bot *bot;
-    void (*deal_init)(cb_deal *, const cb_rules *, const cb_cards[3], int, int, int, cb_cards);
-    int (*deal_step)(cb_deal *, const cb_move *, char *, size_t);
-    void (*deal_view)(const cb_deal *, const int[3], uint64_t, cb_view *);
-    int (*deal_points)(const cb_deal *, int[3]);
-} api;
+typedef cbt_bot_plugin api; /* tests/support/botfix.h */
 
 static int setup(void **state)
 {
-    const char *path = "heuristic.so";
-    api *a = calloc(1, sizeof *a);
-    if (!a)
-        return -1;
-    a->so = cbt_open_plugin("heuristic");
-    if (!a->so) {
-        free(a);
-        return -1;
-    }
-    cb_plugin_entry_fn entry = (cb_plugin_entry_fn)dlsym(a->so, CB_PLUGIN_ENTRY);
-    *(void **)&a->deal_init = dlsym(a->so, "cb_deal_init");
-    *(void **)&a->deal_step = dlsym(a->so, "cb_deal_step");
-    *(void **)&a->deal_view = dlsym(a->so, "cb_deal_view");
-    *(void **)&a->deal_points = dlsym(a->so, "cb_deal_points");
-    if (!entry || !a->deal_init || !a->deal_step || !a->deal_view || !a->deal_points) {
-        print_error("%s: missing symbols\n", path);
-        dlclose(a->so);
-        free(a);
-        return -1;
-    }
-    a->bot = entry();
-    *state = a;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    api *a = *state;
-    if (!a)
-        return 0;
-    dlclose(a->so);
-    free(a);
-    return 0;
+    return cbt_bot_plugin_setup(state, "heuristic");
 }
 
 static void *make(const api *a, int level, uint64_t seed)
@@ -132,21 +92,10 @@ static void test_params(void **state)
 static void simple_view(cb_view *v, const cb_rules *r, int seat, cb_cards hand, const int left[3],
                         cb_cards table, int table_seat)
 {
-    memset(v, 0, sizeof *v);
-    v->struct_size = sizeof *v;
-    v->abi_version = CB_ABI_VERSION;
-    v->rules = r;
-    v->phase = CB_PHASE_PLAY;
-    v->seat = seat;
-    v->nseats = 3;
-    v->first_seat = 0;
-    v->hand = hand;
-    for (int s = 0; s < 3; s++) {
+    cbt_view_init(v, r, CB_PHASE_PLAY, seat, 0, hand);
+    for (int s = 0; s < 3; s++)
         v->cards_left[s] = left[s];
-        v->bids[s] = -1;
-    }
     v->cards_left[seat] = cb_cards_size(hand);
-    v->landlord = -1;
     v->table = table;
     v->table_seat = table ? table_seat : -1;
     v->budget_ms = 100;
@@ -347,29 +296,6 @@ typedef struct tally {
     double seconds;
 } tally;
 
-static void shuffle_deal(const cb_rules *r, cbt_rng *g, cb_cards hands[3], cb_cards *bottom)
-{
-    int ids[CB_NCARDS], n = 0;
-    for (int i = 0; i < CB_NCARDS; i++)
-        if (r->deck & cb_card_bit(i))
-            ids[n++] = i;
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)cbt_rng_below(g, (uint32_t)i + 1);
-        int t = ids[i];
-        ids[i] = ids[j];
-        ids[j] = t;
-    }
-    int k = 0;
-    for (int s = 0; s < 3; s++) {
-        hands[s] = 0;
-        for (int c = 0; c < r->hand_size; c++)
-            hands[s] |= cb_card_bit(ids[k++]);
-    }
-    *bottom = 0;
-    while (k < n)
-        *bottom |= cb_card_bit(ids[k++]);
-}
-
 static double now_s(void)
 {
     struct timespec t;
@@ -386,7 +312,7 @@ static void play_deal(const api *a, const cb_rules *r, const cb_cards hands[3], 
     memset(&d, 0, sizeof d);
     d.hist = hist;
     d.hist_cap = 256;
-    a->deal_init(&d, r, hands, -1, landlord, 1, bottom);
+    a->common.deal_init(&d, r, hands, -1, landlord, 1, bottom);
     int bids[3] = {-1, -1, -1};
     if (landlord >= 0)
         for (int s = 0; s < 3; s++)
@@ -396,7 +322,7 @@ static void play_deal(const api *a, const cb_rules *r, const cb_cards hands[3], 
         assert_true(++guard < 250);
         int s = d.turn;
         cb_view v;
-        a->deal_view(&d, bids, seed + (uint64_t)guard * 7919u, &v);
+        a->common.deal_view(&d, bids, seed + (uint64_t)guard * 7919u, &v);
         cb_decision dec;
         memset(&dec, 0, sizeof dec);
         dec.struct_size = sizeof dec;
@@ -426,10 +352,10 @@ static void play_deal(const api *a, const cb_rules *r, const cb_cards hands[3], 
             assert_true(dec.cards & cb_card_bit(cb_card_id(CB_RANK_3, CB_SUIT_S)));
         if (!dec.cards)
             m.shape = CB_PASS;
-        assert_true(a->deal_step(&d, &m, why, sizeof why) >= 0);
+        assert_true(a->common.deal_step(&d, &m, why, sizeof why) >= 0);
     }
     int delta[3];
-    assert_int_equal(a->deal_points(&d, delta), 0);
+    assert_int_equal(a->common.deal_points(&d, delta), 0);
     assert_int_equal(delta[0] + delta[1] + delta[2], 0);
     for (int s = 0; s < 3; s++) {
         t->points[lv[s]] += delta[s];
@@ -454,7 +380,7 @@ static void run_deals(const api *a, const char *preset, int ndeals, int strong, 
     cbt_rng_seed(&g, cbt_seed(2024));
     for (int k = 0; k < ndeals; k++) {
         cb_cards hands[3], bottom;
-        shuffle_deal(&r, &g, hands, &bottom);
+        cbt_deal(&g, r.deck, r.hand_size, hands, &bottom);
         int landlord = -1;
         if (r.game == CB_GAME_DDZ) {
             landlord = k % 3;
@@ -535,5 +461,5 @@ int main(void)
         cmocka_unit_test(test_pdk_deals),
         cmocka_unit_test(test_ddz_deals),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, cbt_plugin_teardown);
 }

@@ -19,70 +19,21 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "support/plugload.h"
+#include "support/botfix.h"
 #include "cardbot/bot.h"
 #include "support/randhand.h"
 #include "../plugin/common/policy.h"
 
-typedef struct api {
-    void *so;
-    const cb_bot *bot;
-    void (*deal_init)(cb_deal *, const cb_rules *, const cb_cards[3], int, int, int, cb_cards);
-    int (*deal_step)(cb_deal *, const cb_move *, char *, size_t);
-    void (*deal_view)(const cb_deal *, const int[3], uint64_t, cb_view *);
-    void (*deal_ctx)(const cb_deal *, cb_ctx *);
-    void (*hcfg_level)(cb_hcfg *, int);
-    int (*hws_init)(cb_hws *);
-    void (*hws_free)(cb_hws *);
-    int (*heur_policy)(void *, const cb_deal *, cb_move *);
-} api;
+typedef cbt_bot_plugin api; /* tests/support/botfix.h */
 
 static int setup(void **state)
 {
-    const char *path = "ismcts.so";
-    api *a = calloc(1, sizeof *a);
-    if (!a)
-        return -1;
-    a->so = cbt_open_plugin("ismcts");
-    if (!a->so) {
-        free(a);
-        return -1;
-    }
-    cb_plugin_entry_fn entry = (cb_plugin_entry_fn)dlsym(a->so, CB_PLUGIN_ENTRY);
-    *(void **)&a->deal_init = dlsym(a->so, "cb_deal_init");
-    *(void **)&a->deal_step = dlsym(a->so, "cb_deal_step");
-    *(void **)&a->deal_view = dlsym(a->so, "cb_deal_view");
-    *(void **)&a->deal_ctx = dlsym(a->so, "cb_deal_ctx");
-    *(void **)&a->hcfg_level = dlsym(a->so, "cb_hcfg_level");
-    *(void **)&a->hws_init = dlsym(a->so, "cb_hws_init");
-    *(void **)&a->hws_free = dlsym(a->so, "cb_hws_free");
-    *(void **)&a->heur_policy = dlsym(a->so, "cb_heur_deal_policy");
-    if (!entry || !a->deal_init || !a->deal_step || !a->deal_view || !a->deal_ctx || !a->hcfg_level ||
-        !a->hws_init || !a->hws_free || !a->heur_policy) {
-        print_error("%s: missing symbols\n", path);
-        dlclose(a->so);
-        free(a);
-        return -1;
-    }
-    a->bot = entry();
-    *state = a;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    api *a = *state;
-    if (a) {
-        dlclose(a->so);
-        free(a);
-    }
-    return 0;
+    return cbt_bot_plugin_setup(state, "ismcts");
 }
 
 static void *make(const api *a, const cb_param *p, int n)
@@ -223,7 +174,7 @@ static void replay_record(const api *a, replay *R, const char *preset, const cha
     R->g.hist = R->hist;
     R->g.hist_cap = 256;
     R->g.check = true;
-    a->deal_init(&R->g, &R->r, h, -1, landlord, 1, b);
+    a->common.deal_init(&R->g, &R->r, h, -1, landlord, 1, b);
     char buf[2048];
     snprintf(buf, sizeof buf, "%s", actions);
     for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
@@ -231,7 +182,7 @@ static void replay_record(const api *a, replay *R, const char *preset, const cha
         int s = g->turn, nx = s == 2 ? 0 : s + 1;
         cb_cards c = strcmp(tok, "-") == 0 ? 0 : parse(&R->r, tok);
         cb_ctx ctx;
-        a->deal_ctx(g, &ctx);
+        a->common.deal_ctx(g, &ctx);
         cb_move m;
         memset(&m, 0, sizeof m);
         if (c)
@@ -249,7 +200,7 @@ static void replay_record(const api *a, replay *R, const char *preset, const cha
         }
         cb_cards before = g->hands[s];
         char why[120] = "";
-        if (a->deal_step(g, &m, why, sizeof why) < 0)
+        if (a->common.deal_step(g, &m, why, sizeof why) < 0)
             fail_msg("record step '%s': %s", tok, why);
         if (c) {
             cb_cards picked = before & ~g->hands[s];
@@ -496,7 +447,7 @@ static void test_endgames(void **state)
         }
         int bids[3] = {1, 0, 0};
         cb_view v;
-        a->deal_view(&R->g, f->landlord >= 0 ? bids : NULL, 1234 + fi, &v);
+        a->common.deal_view(&R->g, f->landlord >= 0 ? bids : NULL, 1234 + fi, &v);
         v.budget_ms = 0;
         for (int threads = 1; threads <= 2; threads++) {
             char th[16];
@@ -531,33 +482,10 @@ typedef struct player {
     cbt_rng rng;
 } player;
 
-static void deal_random(player *P, cb_cards h[3], cb_cards *bottom)
-{
-    int ids[CB_NCARDS], n = 0;
-    for (int i = 0; i < CB_NCARDS; i++)
-        if (P->r.deck & cb_card_bit(i))
-            ids[n++] = i;
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)cbt_rng_below(&P->rng, (uint32_t)(i + 1));
-        int t = ids[i];
-        ids[i] = ids[j];
-        ids[j] = t;
-    }
-    int k = 0;
-    for (int s = 0; s < 3; s++) {
-        h[s] = 0;
-        for (int c = 0; c < P->r.hand_size; c++)
-            h[s] |= cb_card_bit(ids[k++]);
-    }
-    *bottom = 0;
-    for (; k < n; k++)
-        *bottom |= cb_card_bit(ids[k]);
-}
-
 static void start(player *P, int landlord)
 {
     cb_cards h[3], b;
-    deal_random(P, h, &b);
+    cbt_deal(&P->rng, P->r.deck, P->r.hand_size, h, &b);
     bool ddz = P->r.game == CB_GAME_DDZ;
     if (ddz)
         h[landlord] |= b;
@@ -565,7 +493,7 @@ static void start(player *P, int landlord)
     P->g.hist = P->hist;
     P->g.hist_cap = 400;
     P->g.check = true;
-    P->a->deal_init(&P->g, &P->r, h, -1, landlord, 1, ddz ? b : 0);
+    P->a->common.deal_init(&P->g, &P->r, h, -1, landlord, 1, ddz ? b : 0);
 }
 
 static void step_policy(player *P, bool random_play)
@@ -573,17 +501,17 @@ static void step_policy(player *P, bool random_play)
     cb_move m;
     if (random_play) {
         cb_ctx ctx;
-        P->a->deal_ctx(&P->g, &ctx);
+        P->a->common.deal_ctx(&P->g, &ctx);
         int n = cb_legal_moves(&P->r, &ctx, P->moves, CB_MOVES_CAP);
         assert_true(n > 0);
         if (n > CB_MOVES_CAP)
             n = CB_MOVES_CAP;
         m = P->moves[cbt_rng_below(&P->rng, (uint32_t)n)];
     } else {
-        assert_int_equal(P->a->heur_policy(&P->heur, &P->g, &m), 0);
+        assert_int_equal(P->a->common.heur_policy(&P->heur, &P->g, &m), 0);
     }
     char why[120] = "";
-    if (P->a->deal_step(&P->g, &m, why, sizeof why) < 0)
+    if (P->a->common.deal_step(&P->g, &m, why, sizeof why) < 0)
         fail_msg("policy step: %s", why);
 }
 
@@ -592,7 +520,7 @@ static void check_legal(player *P, const cb_view *v, const cb_decision *d)
 {
     assert_int_equal(d->cards & ~v->hand, 0);
     cb_ctx ctx;
-    P->a->deal_ctx(&P->g, &ctx);
+    P->a->common.deal_ctx(&P->g, &ctx);
     char why[120] = "";
     if (!cb_play_legal(&P->r, &ctx, cb_counts_of(d->cards), NULL, why, sizeof why))
         fail_msg("illegal answer (%s): %s", why, d->explain);
@@ -604,8 +532,8 @@ static void test_reproducible(void **state)
     player *P = calloc(1, sizeof *P);
     assert_non_null(P);
     P->a = a;
-    a->hcfg_level(&P->heur.cfg, 6);
-    assert_int_equal(a->hws_init(&P->heur.ws), 0);
+    a->common.hcfg_level(&P->heur.cfg, 6);
+    assert_int_equal(a->common.hws_init(&P->heur.ws), 0);
     uint64_t seed = cbt_seed(31);
     cbt_rng_seed(&P->rng, seed);
     const char *presets[] = {"pdk16", "ddz"};
@@ -626,7 +554,7 @@ static void test_reproducible(void **state)
                 while (P->g.winner < 0) {
                     if (cbt_rng_below(&P->rng, 3) == 0) {
                         cb_view v;
-                        a->deal_view(&P->g, ddz ? bids : NULL, cbt_rng_next(&P->rng), &v);
+                        a->common.deal_view(&P->g, ddz ? bids : NULL, cbt_rng_next(&P->rng), &v);
                         v.budget_ms = 0;
                         cb_decision d1, d2, d3;
                         init_dec(&d1);
@@ -651,7 +579,7 @@ static void test_reproducible(void **state)
     }
     print_message("seed %llu: %d positions decided three times each\n", (unsigned long long)seed, checked);
     assert_true(checked >= 40);
-    a->hws_free(&P->heur.ws);
+    a->common.hws_free(&P->heur.ws);
     free(P);
 }
 
@@ -661,8 +589,8 @@ static void test_legal_answers(void **state)
     player *P = calloc(1, sizeof *P);
     assert_non_null(P);
     P->a = a;
-    a->hcfg_level(&P->heur.cfg, 6);
-    assert_int_equal(a->hws_init(&P->heur.ws), 0);
+    a->common.hcfg_level(&P->heur.cfg, 6);
+    assert_int_equal(a->common.hws_init(&P->heur.ws), 0);
     uint64_t seed = cbt_seed(57);
     cbt_rng_seed(&P->rng, seed);
     /* a small budget: this is about legality, not strength */
@@ -692,7 +620,7 @@ static void test_legal_answers(void **state)
             while (P->g.winner < 0) {
                 if (cbt_rng_below(&P->rng, 2) == 0) {
                     cb_view v;
-                    a->deal_view(&P->g, bids, cbt_rng_next(&P->rng), &v);
+                    a->common.deal_view(&P->g, bids, cbt_rng_next(&P->rng), &v);
                     cb_decision d;
                     init_dec(&d);
                     void *which = cbt_rng_below(&P->rng, 4) == 0 ? inst2 : inst;
@@ -713,7 +641,7 @@ static void test_legal_answers(void **state)
     assert_true(answered >= 300);
     a->bot->destroy(inst);
     a->bot->destroy(inst2);
-    a->hws_free(&P->heur.ws);
+    a->common.hws_free(&P->heur.ws);
     free(P);
 }
 
@@ -723,21 +651,9 @@ static int bid(const api *a, void *inst, const cb_rules *r, int seat, int first,
                cb_decision *d)
 {
     cb_view v;
-    memset(&v, 0, sizeof v);
-    v.struct_size = sizeof v;
-    v.abi_version = CB_ABI_VERSION;
-    v.rules = r;
-    v.phase = CB_PHASE_BID;
-    v.seat = seat;
-    v.nseats = 3;
-    v.first_seat = first;
-    v.hand = parse(r, hand);
-    for (int s = 0; s < 3; s++) {
-        v.cards_left[s] = r->hand_size;
+    cbt_view_init(&v, r, CB_PHASE_BID, seat, first, parse(r, hand));
+    for (int s = 0; s < 3; s++)
         v.bids[s] = bids[s];
-    }
-    v.landlord = -1;
-    v.table_seat = -1;
     v.seed = 5;
     init_dec(d);
     assert_int_equal(a->bot->decide_bid(inst, &v, d), 0);
@@ -794,21 +710,11 @@ static void test_fallback(void **state)
      * ace), yet the only 2 is unseen: no world fits, the heuristic answers */
     cb_play_rec h[3] = {{parse(&r, "Ah"), 0, 0}, {0, 1, 0}, {0, 2, 0}};
     cb_view v;
-    memset(&v, 0, sizeof v);
-    v.struct_size = sizeof v;
-    v.abi_version = CB_ABI_VERSION;
-    v.rules = &r;
-    v.phase = CB_PHASE_PLAY;
-    v.seat = 0;
-    v.nseats = 3;
-    v.hand = parse(&r, "3s3h4s4h5s5h6s6h7s8h9cTcJcQcKc");
+    cbt_view_init(&v, &r, CB_PHASE_PLAY, 0, 0, parse(&r, "3s3h4s4h5s5h6s6h7s8h9cTcJcQcKc"));
     v.cards_left[0] = 15;
     v.cards_left[1] = v.cards_left[2] = 16;
-    v.bids[0] = v.bids[1] = v.bids[2] = -1;
-    v.landlord = -1;
     v.history = h;
     v.nhistory = 3;
-    v.table_seat = -1;
     v.seed = 3;
     void *inst = make(a, NULL, 0);
     cb_decision d;
@@ -846,5 +752,5 @@ int main(void)
         cmocka_unit_test(test_bidding),
         cmocka_unit_test(test_fallback),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, cbt_plugin_teardown);
 }

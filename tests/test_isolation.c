@@ -14,9 +14,7 @@
  * worker, a zombie or a descriptor behind (counted from /proc).
  */
 #include <dirent.h>
-#include <dlfcn.h>
 #include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -33,95 +31,14 @@
 #include <glib/gstdio.h>
 
 #include "cardbot/shim.h"
-#include "plugins/tplug.h"
+#include "support/shimfix.h"
 
-/* ---- the shim's API, resolved from the .so ---- */
-
-typedef struct shim_api {
-    void *dl;
-    cb_shim *(*open)(const char *, char *, size_t);
-    int (*reload)(cb_shim *, char *, size_t);
-    void (*free)(cb_shim *);
-    const cb_rules *(*rules)(const cb_shim *);
-    cb_table *(*table_new)(cb_shim *, const char *, char *, size_t);
-    void (*table_free)(cb_table *);
-    int (*decide_bid)(cb_table *, const cb_view *, cb_decision *);
-    int (*decide_play)(cb_table *, const cb_view *, cb_decision *);
-    int (*stats)(cb_shim *, cb_strategy_stats *, int);
-} shim_api;
-
-typedef struct fx {
-    shim_api api;
-    char *build;   /* absolute $CB_BUILD */
-    char *tplugs;  /* $CB_BUILD/tests/plugins */
-    char *tmp;     /* temp dir for configs */
-    int nfiles;
-} fx;
-
-static int resolve(void *dl, const char *name, void *fnp)
-{
-    void *p = dlsym(dl, name);
-    if (!p) {
-        fprintf(stderr, "test_isolation: %s missing from the shim\n", name);
-        return -1;
-    }
-    memcpy(fnp, &p, sizeof p);
-    return 0;
-}
+/* The fixture: the shim, the test plugins, a temp dir for configs (tests/support/shimfix.h). */
+typedef cbt_shimfix fx;
 
 static int group_setup(void **state)
 {
-    fx *f = calloc(1, sizeof *f);
-    const char *b = getenv("CB_BUILD");
-    char abs[PATH_MAX];
-    if (!realpath(b && *b ? b : "build/plain", abs)) {
-        fprintf(stderr, "test_isolation: no build directory %s\n", b ? b : "build/plain");
-        return -1;
-    }
-    f->build = g_strdup(abs);
-    f->tplugs = g_build_filename(abs, "tests", "plugins", NULL);
-    char *so = g_build_filename(abs, "libcardbot-shim.so", NULL);
-    f->api.dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-    g_free(so);
-    if (!f->api.dl) {
-        fprintf(stderr, "test_isolation: %s\n", dlerror());
-        return -1;
-    }
-    shim_api *a = &f->api;
-    if (resolve(a->dl, "cb_shim_open", &a->open) || resolve(a->dl, "cb_shim_reload", &a->reload) ||
-        resolve(a->dl, "cb_shim_free", &a->free) || resolve(a->dl, "cb_shim_rules", &a->rules) ||
-        resolve(a->dl, "cb_table_new", &a->table_new) ||
-        resolve(a->dl, "cb_table_free", &a->table_free) ||
-        resolve(a->dl, "cb_decide_bid", &a->decide_bid) ||
-        resolve(a->dl, "cb_decide_play", &a->decide_play) || resolve(a->dl, "cb_shim_stats", &a->stats))
-        return -1;
-    f->tmp = g_dir_make_tmp("cbiso-XXXXXX", NULL);
-    if (!f->tmp)
-        return -1;
-    *state = f;
-    return 0;
-}
-
-static int group_teardown(void **state)
-{
-    fx *f = *state;
-    if (!f)
-        return 0;
-    GDir *d = g_dir_open(f->tmp, 0, NULL);
-    const char *n;
-    while (d && (n = g_dir_read_name(d))) {
-        char *p = g_build_filename(f->tmp, n, NULL);
-        g_unlink(p);
-        g_free(p);
-    }
-    if (d)
-        g_dir_close(d);
-    g_rmdir(f->tmp);
-    g_free(f->tmp);
-    g_free(f->tplugs);
-    g_free(f->build);
-    free(f); /* the shim stays loaded: glib keeps process-wide state */
-    return 0;
+    return cbt_shimfix_setup(state, "test_isolation", "cbiso-XXXXXX");
 }
 
 /* ---- processes and descriptors, from /proc ---- */
@@ -176,25 +93,7 @@ static int children(const char *name, pid_t *out, int cap)
     return n;
 }
 
-/* ---- configs ---- */
-
-__attribute__((format(printf, 2, 3)))
-static char *conf_raw(fx *f, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *body = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    char name[32];
-    snprintf(name, sizeof name, "c%03d.ini", f->nfiles++);
-    char *path = g_build_filename(f->tmp, name, NULL);
-    assert_true(g_file_set_contents(path, body, -1, NULL));
-    g_free(body);
-    return path;
-}
-
-/* [shim] plugin_dir = the test plugins, then the body (GKeyFile merges a second [shim]). */
-#define conf_tp(f, fmt, ...) conf_raw((f), "[shim]\nplugin_dir = %s\n" fmt, (f)->tplugs, ##__VA_ARGS__)
+/* ---- configs and views ---- */
 
 #define PROC "[shim]\nisolation = process\n"
 /* The budget of the fault tests: a hang costs it plus the margin (10 ms + budget/20); the
@@ -202,108 +101,12 @@ static char *conf_raw(fx *f, const char *fmt, ...)
 #define FAULT_BUDGET "budget_ms = 250\n"
 #define PDK_LO "[game]\nrules = pdk16\n[strategy.lo]\nplugin = lowest\n"
 
-static cb_shim *open_ok(fx *f, const char *path)
-{
-    char err[1024] = "";
-    cb_shim *s = f->api.open(path, err, sizeof err);
-    if (!s)
-        fail_msg("open %s: %s", path, err);
-    return s;
-}
-
-static void expect_open_error(fx *f, const char *path, const char *n1, const char *n2, const char *n3)
-{
-    char err[1024] = "";
-    cb_shim *s = f->api.open(path, err, sizeof err);
-    if (s) {
-        f->api.free(s);
-        fail_msg("%s opened, an error was expected", path);
-    }
-    if (getenv("CB_VERBOSE"))
-        printf("    %s\n", err);
-    const char *need[4] = { path, n1, n2, n3 };
-    for (int i = 0; i < 4; i++)
-        if (need[i] && !strstr(err, need[i]))
-            fail_msg("error \"%s\" lacks \"%s\"", err, need[i]);
-}
-
-static cb_table *table_ok(fx *f, cb_shim *s, const char *id)
-{
-    char err[1024] = "";
-    cb_table *t = f->api.table_new(s, id, err, sizeof err);
-    if (!t)
-        fail_msg("table: %s", err);
-    return t;
-}
-
-/* ---- views ---- */
-
-typedef struct vb {
-    cb_view v;
-    cb_play_rec hist[4];
-} vb;
-
-static cb_cards cards(const cb_rules *r, const char *text)
-{
-    cb_cards c = 0;
-    char err[128];
-    if (cb_cards_parse(text, r->deck, &c, err, sizeof err) != 0)
-        fail_msg("cards '%s': %s", text, err);
-    return c;
-}
-
 /* A play view for seat: hand, the play to beat (NULL: lead) made by the seat before, one
- * earlier play in the history, others holding 10 cards each. */
-static void view_play(vb *b, const cb_rules *r, int seat, const char *hand, const char *table)
+ * earlier play in the history, others holding 10 cards each; seed 7. */
+static void view_play(cbt_vb *b, const cb_rules *r, int seat, const char *hand, const char *table)
 {
-    memset(b, 0, sizeof *b);
-    cb_view *v = &b->v;
-    v->struct_size = sizeof *v;
-    v->abi_version = CB_ABI_VERSION;
-    v->rules = r;
-    v->phase = CB_PHASE_PLAY;
-    v->seat = seat;
-    v->nseats = 3;
-    v->hand = cards(r, hand);
-    for (int i = 0; i < 3; i++)
-        v->cards_left[i] = 10;
-    v->cards_left[seat] = cb_cards_size(v->hand);
-    v->landlord = -1;
-    v->table_seat = -1;
-    v->history = b->hist;
-    cb_cards t = table ? cards(r, table) : 0;
-    cb_cards free_ = r->deck & ~v->hand & ~t;
-    b->hist[v->nhistory].seat = (seat + 1) % 3;
-    b->hist[v->nhistory++].cards = (cb_cards)1 << (63 - __builtin_clzll(free_));
-    if (t) {
-        v->table = t;
-        v->table_seat = (seat + 2) % 3;
-        b->hist[v->nhistory].seat = v->table_seat;
-        b->hist[v->nhistory++].cards = t;
-    }
-    v->seed = 7;
-}
-
-static void assert_legal(const cb_view *v, const cb_decision *d)
-{
-    char why[160] = "", txt[64];
-    cb_cards_format(d->cards, true, txt, sizeof txt);
-    if (d->cards & ~v->hand)
-        fail_msg("answer %s not in hand", txt);
-    cb_ctx ctx;
-    cb_move table, m;
-    assert_int_equal(tplug_ctx(v, &ctx, &table), 0);
-    if (!cb_play_legal(v->rules, &ctx, cb_counts_of(d->cards), &m, why, sizeof why))
-        fail_msg("answer '%s' is illegal: %s", txt, why);
-}
-
-static const cb_strategy_stats *stat_of(const cb_strategy_stats *st, int n, const char *name)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(st[i].name, name) == 0)
-            return &st[i];
-    fail_msg("no stats for strategy %s", name);
-    return NULL;
+    cbt_view_play(b, r, seat, hand, table, (seat + 2) % 3, false);
+    b->v.seed = 7;
 }
 
 /* ---- config ---- */
@@ -312,26 +115,26 @@ static void test_config(void **state)
 {
     fx *f = *state;
     int fds = count_fds();
-    char *p = conf_tp(f, PDK_LO PROC "[seats]\n0 = lo\n");
-    cb_shim *s = open_ok(f, p);
+    char *p = cbt_conf_tp(f, PDK_LO PROC "[seats]\n0 = lo\n");
+    cb_shim *s = cbt_open_ok(f, p);
     /* the parameter check at open ran in a worker that is gone again */
     assert_int_equal(children(NULL, NULL, 0), 0);
     f->api.free(s);
     g_free(p);
 
-    p = conf_tp(f, "[game]\nrules = pdk16\n[shim]\nisolation = vm\n");
-    expect_open_error(f, p, "[shim] isolation", "'vm'", "inproc, process");
+    p = cbt_conf_tp(f, "[game]\nrules = pdk16\n[shim]\nisolation = vm\n");
+    cbt_expect_open_error(f, p, p, "[shim] isolation", "'vm'", "inproc, process", NULL);
     g_free(p);
     /* parameters are checked by create() in a worker, messages as in-process */
-    p = conf_tp(f, "[game]\nrules = pdk16\n" PROC "[strategy.lo]\nplugin = lowest\nbid = 9\n");
-    expect_open_error(f, p, "[strategy.lo]", "bid", "'9'");
+    p = cbt_conf_tp(f, "[game]\nrules = pdk16\n" PROC "[strategy.lo]\nplugin = lowest\nbid = 9\n");
+    cbt_expect_open_error(f, p, p, "[strategy.lo]", "bid", "'9'", NULL);
     g_free(p);
-    p = conf_tp(f, "[game]\nrules = pdk16\n" PROC "[strategy.f]\nplugin = failing\ncreate = fail\n");
-    expect_open_error(f, p, "[strategy.f]", "create", NULL);
+    p = cbt_conf_tp(f, "[game]\nrules = pdk16\n" PROC "[strategy.f]\nplugin = failing\ncreate = fail\n");
+    cbt_expect_open_error(f, p, p, "[strategy.f]", "create", NULL);
     g_free(p);
     /* a create() that segfaults fails the open, not the host */
-    p = conf_tp(f, "[game]\nrules = pdk16\n" PROC "[strategy.c]\nplugin = crash\nwhen = create\n");
-    expect_open_error(f, p, "[strategy.c]", "died while creating", "SIGSEGV");
+    p = cbt_conf_tp(f, "[game]\nrules = pdk16\n" PROC "[strategy.c]\nplugin = crash\nwhen = create\n");
+    cbt_expect_open_error(f, p, p, "[strategy.c]", "died while creating", "SIGSEGV", NULL);
     g_free(p);
     assert_int_equal(children(NULL, NULL, 0), 0);
     assert_int_equal(count_fds(), fds);
@@ -341,9 +144,9 @@ static void test_config(void **state)
 static void test_table_create_fails(void **state)
 {
     fx *f = *state;
-    char *p = conf_tp(f, PDK_LO PROC "[strategy.f]\nplugin = failing\ncreate = env\n[seats]\n0 = lo\n2 = f\n");
+    char *p = cbt_conf_tp(f, PDK_LO PROC "[strategy.f]\nplugin = failing\ncreate = env\n[seats]\n0 = lo\n2 = f\n");
     g_unsetenv("CB_TEST_FAIL_CREATE");
-    cb_shim *s = open_ok(f, p);
+    cb_shim *s = cbt_open_ok(f, p);
     char err[1024] = "";
     g_setenv("CB_TEST_FAIL_CREATE", "1", TRUE);
     assert_null(f->api.table_new(s, NULL, err, sizeof err));
@@ -352,7 +155,7 @@ static void test_table_create_fails(void **state)
     assert_non_null(strstr(err, "[strategy.f]"));
     assert_non_null(strstr(err, "CB_TEST_FAIL_CREATE"));
     assert_int_equal(children(NULL, NULL, 0), 0); /* seat 0's worker went with the table */
-    cb_table *t = table_ok(f, s, NULL);
+    cb_table *t = cbt_table_ok(f, s, NULL);
     assert_int_equal(children(NULL, NULL, 0), 2);
     f->api.table_free(t);
     f->api.free(s);
@@ -379,13 +182,13 @@ static const fault faults[] = {
  * every time: restarted, fails again; the back-off then skips one decision. */
 static void run_fault(fx *f, const fault *ft, bool with_fallback)
 {
-    char *p = conf_tp(f, PDK_LO PROC FAULT_BUDGET "%s[rules]\nmust_beat = false\n"
-                         "[strategy.bad]\n%s[seats]\n0 = bad\n1 = lo\n2 = lo\n",
-                      with_fallback ? "fallback = lo\n" : "", ft->params);
-    cb_shim *s = open_ok(f, p);
-    cb_table *t = table_ok(f, s, NULL);
+    char *p = cbt_conf_tp(f, PDK_LO PROC FAULT_BUDGET "%s[rules]\nmust_beat = false\n"
+                             "[strategy.bad]\n%s[seats]\n0 = bad\n1 = lo\n2 = lo\n",
+                          with_fallback ? "fallback = lo\n" : "", ft->params);
+    cb_shim *s = cbt_open_ok(f, p);
+    cb_table *t = cbt_table_ok(f, s, NULL);
     const cb_rules *r = f->api.rules(s);
-    vb b0, b1;
+    cbt_vb b0, b1;
     view_play(&b0, r, 0, "4 5 6 7 9 9 J K", "3");
     view_play(&b1, r, 1, "4 5 6 7 9 9 J K", "3");
     cb_decision d, d1;
@@ -399,7 +202,7 @@ static void run_fault(fx *f, const fault *ft, bool with_fallback)
         if (rc != want)
             fail_msg("%s decision %d: %d (%s), expected %d", ft->params, k, rc, d.explain, want);
         assert_true(d.flags & CB_DEC_FALLBACK);
-        assert_legal(&b0.v, &d);
+        cbt_assert_legal(&b0.v, &d);
         if (with_fallback) {
             assert_int_equal(d.cards, d1.cards);
             assert_non_null(strstr(d.explain, "fallback lo"));
@@ -415,11 +218,11 @@ static void run_fault(fx *f, const fault *ft, bool with_fallback)
     }
     cb_strategy_stats st[8];
     int n = f->api.stats(s, st, 8);
-    const cb_strategy_stats *sb = stat_of(st, n, "bad");
+    const cb_strategy_stats *sb = cbt_stat_of(st, n, "bad");
     assert_int_equal(sb->decisions, 4);
     assert_int_equal(sb->fallbacks[ft->reason], 3);
     assert_int_equal(sb->fallbacks[CB_FB_NO_PLUGIN], 1);
-    const cb_strategy_stats *sl = stat_of(st, n, "lo");
+    const cb_strategy_stats *sl = cbt_stat_of(st, n, "lo");
     assert_int_equal(sl->decisions, with_fallback ? 5 + 4 : 5);
     for (int i = 1; i < CB_FB_NREASONS; i++)
         assert_int_equal(sl->fallbacks[i], 0);
@@ -460,27 +263,27 @@ static void test_answer_faults(void **state)
     fx *f = *state;
     cb_cards first[3] = { 0, 0, 0 }; /* the in-process answers */
     for (int iso = 0; iso < 2; iso++) {
-        char *p = conf_tp(f, PDK_LO "[shim]\nisolation = %s\n[strategy.bad]\nplugin = illegal\n"
-                             "[strategy.f]\nplugin = failing\n[strategy.p]\nplugin = passer\n"
-                             "[seats]\n0 = bad\n1 = f\n2 = p\n", iso ? "process" : "inproc");
-        cb_shim *s = open_ok(f, p);
-        cb_table *t = table_ok(f, s, NULL);
+        char *p = cbt_conf_tp(f, PDK_LO "[shim]\nisolation = %s\n[strategy.bad]\nplugin = illegal\n"
+                                 "[strategy.f]\nplugin = failing\n[strategy.p]\nplugin = passer\n"
+                                 "[seats]\n0 = bad\n1 = f\n2 = p\n", iso ? "process" : "inproc");
+        cb_shim *s = cbt_open_ok(f, p);
+        cb_table *t = cbt_table_ok(f, s, NULL);
         const cb_rules *r = f->api.rules(s);
         static const int want[3] = { CB_FB_ILLEGAL, CB_FB_FAILED, CB_FB_ILLEGAL };
         for (int round = 0; round < 3; round++)
             for (int seat = 0; seat < 3; seat++) {
-                vb b;
+                cbt_vb b;
                 cb_decision d;
                 view_play(&b, r, seat, "4 5 6 7 9 9 J K", NULL);
                 assert_int_equal(f->api.decide_play(t, &b.v, &d), want[seat]);
                 assert_true(d.flags & CB_DEC_FALLBACK);
-                assert_legal(&b.v, &d);
+                cbt_assert_legal(&b.v, &d);
                 if (iso == 0 && round == 0)
                     first[seat] = d.cards;
                 else
                     assert_int_equal(d.cards, first[seat]);
             }
-        vb b;
+        cbt_vb b;
         cb_decision d;
         view_play(&b, r, 1, "4 5 6 7 9 9 J K", NULL);
         b.v.phase = CB_PHASE_BID;
@@ -488,11 +291,11 @@ static void test_answer_faults(void **state)
         assert_int_equal(d.bid, 0);
         cb_strategy_stats st[8];
         int n = f->api.stats(s, st, 8);
-        assert_int_equal(stat_of(st, n, "bad")->fallbacks[CB_FB_ILLEGAL], 3);
-        assert_int_equal(stat_of(st, n, "f")->fallbacks[CB_FB_FAILED], 4);
-        assert_int_equal(stat_of(st, n, "p")->fallbacks[CB_FB_ILLEGAL], 3);
+        assert_int_equal(cbt_stat_of(st, n, "bad")->fallbacks[CB_FB_ILLEGAL], 3);
+        assert_int_equal(cbt_stat_of(st, n, "f")->fallbacks[CB_FB_FAILED], 4);
+        assert_int_equal(cbt_stat_of(st, n, "p")->fallbacks[CB_FB_ILLEGAL], 3);
         for (int k = 0; k < 3; k++)
-            assert_int_equal(stat_of(st, n, k == 0 ? "bad" : k == 1 ? "f" : "p")->fallbacks[CB_FB_CRASHED], 0);
+            assert_int_equal(cbt_stat_of(st, n, k == 0 ? "bad" : k == 1 ? "f" : "p")->fallbacks[CB_FB_CRASHED], 0);
         if (iso)
             assert_int_equal(children(NULL, NULL, 0), 3); /* one per seat, none restarted */
         f->api.table_free(t);
@@ -510,27 +313,27 @@ static void test_restart(void **state)
                                           "plugin = hang\nafter = 1\n" };
     static const int reason[] = { CB_FB_CRASHED, CB_FB_CRASHED, CB_FB_LATE };
     for (int k = 0; k < 3; k++) {
-        char *p = conf_tp(f, PDK_LO PROC FAULT_BUDGET "fallback = lo\n"
-                             "[strategy.bad]\n%s[seats]\n0 = bad\n1 = lo\n", params[k]);
-        cb_shim *s = open_ok(f, p);
-        cb_table *t = table_ok(f, s, NULL);
+        char *p = cbt_conf_tp(f, PDK_LO PROC FAULT_BUDGET "fallback = lo\n"
+                                 "[strategy.bad]\n%s[seats]\n0 = bad\n1 = lo\n", params[k]);
+        cb_shim *s = cbt_open_ok(f, p);
+        cb_table *t = cbt_table_ok(f, s, NULL);
         const cb_rules *r = f->api.rules(s);
-        vb b0, b1;
+        cbt_vb b0, b1;
         view_play(&b0, r, 0, "4 5 6 7 9 9 J K", NULL);
         view_play(&b1, r, 1, "5 6 8 8 T", "4");
         cb_decision d;
         for (int i = 0; i < 6; i++) {
             int rc = f->api.decide_play(t, &b0.v, &d);
             assert_int_equal(rc, i % 2 ? reason[k] : CB_OK);
-            assert_legal(&b0.v, &d);
+            cbt_assert_legal(&b0.v, &d);
             assert_int_equal(!!(d.flags & CB_DEC_FALLBACK), i % 2);
             assert_int_equal(f->api.decide_play(t, &b1.v, &d), CB_OK);
         }
         cb_strategy_stats st[8];
         int n = f->api.stats(s, st, 8);
-        assert_int_equal(stat_of(st, n, "bad")->decisions, 6);
-        assert_int_equal(stat_of(st, n, "bad")->fallbacks[reason[k]], 3);
-        assert_int_equal(stat_of(st, n, "bad")->fallbacks[CB_FB_NO_PLUGIN], 0);
+        assert_int_equal(cbt_stat_of(st, n, "bad")->decisions, 6);
+        assert_int_equal(cbt_stat_of(st, n, "bad")->fallbacks[reason[k]], 3);
+        assert_int_equal(cbt_stat_of(st, n, "bad")->fallbacks[CB_FB_NO_PLUGIN], 0);
         f->api.table_free(t);
         f->api.free(s);
         g_free(p);
@@ -543,10 +346,10 @@ static void test_restart(void **state)
 static void test_backoff(void **state)
 {
     fx *f = *state;
-    char *p = conf_tp(f, PDK_LO PROC "[strategy.bad]\nplugin = crash\n[seats]\n0 = bad\n");
-    cb_shim *s = open_ok(f, p);
-    cb_table *t = table_ok(f, s, NULL);
-    vb b;
+    char *p = cbt_conf_tp(f, PDK_LO PROC "[strategy.bad]\nplugin = crash\n[seats]\n0 = bad\n");
+    cb_shim *s = cbt_open_ok(f, p);
+    cb_table *t = cbt_table_ok(f, s, NULL);
+    cbt_vb b;
     view_play(&b, f->api.rules(s), 0, "4 5 6 7 9 9 J K", NULL);
     cb_decision d;
     /* C = crashed (a start, then a death), N = backing off */
@@ -554,7 +357,7 @@ static void test_backoff(void **state)
     for (int i = 0; want[i]; i++) {
         int rc = f->api.decide_play(t, &b.v, &d);
         assert_int_equal(rc, want[i] == 'C' ? CB_FB_CRASHED : CB_FB_NO_PLUGIN);
-        assert_legal(&b.v, &d);
+        cbt_assert_legal(&b.v, &d);
         if (want[i] == 'N')
             assert_non_null(strstr(d.explain, "restart in"));
     }
@@ -569,35 +372,35 @@ static void test_backoff(void **state)
 static void test_slow(void **state)
 {
     fx *f = *state;
-    char *p = conf_tp(f, PDK_LO PROC "budget_ms = 50\n"
-                         "[strategy.slow]\nplugin = slow\nsleep_ms = 400\n[seats]\n0 = slow\n");
-    cb_shim *s = open_ok(f, p);
-    cb_table *t = table_ok(f, s, NULL);
-    vb b;
+    char *p = cbt_conf_tp(f, PDK_LO PROC "budget_ms = 50\n"
+                             "[strategy.slow]\nplugin = slow\nsleep_ms = 400\n[seats]\n0 = slow\n");
+    cb_shim *s = cbt_open_ok(f, p);
+    cb_table *t = cbt_table_ok(f, s, NULL);
+    cbt_vb b;
     view_play(&b, f->api.rules(s), 0, "4 5 6 7 9 9 J K", NULL);
     cb_decision d;
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_LATE);
     assert_true(d.flags & CB_DEC_FALLBACK);
     assert_non_null(strstr(d.explain, "no answer in 50+12 ms"));
-    assert_legal(&b.v, &d);
+    cbt_assert_legal(&b.v, &d);
     f->api.table_free(t);
     f->api.free(s);
     g_free(p);
 
     /* budget 1500 ms: margin 85 ms; an answer after 1505 ms is late but used */
-    p = conf_tp(f, PDK_LO PROC "budget_ms = 1500\n"
-                   "[strategy.slow]\nplugin = slow\nsleep_ms = 1505\n[seats]\n0 = slow\n");
-    s = open_ok(f, p);
-    t = table_ok(f, s, NULL);
+    p = cbt_conf_tp(f, PDK_LO PROC "budget_ms = 1500\n"
+                       "[strategy.slow]\nplugin = slow\nsleep_ms = 1505\n[seats]\n0 = slow\n");
+    s = cbt_open_ok(f, p);
+    t = cbt_table_ok(f, s, NULL);
     view_play(&b, f->api.rules(s), 0, "4 5 6 7 9 9 J K", NULL);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_LATE);
     assert_false(d.flags & CB_DEC_FALLBACK);
     assert_true(d.cards != 0);
-    assert_legal(&b.v, &d);
+    cbt_assert_legal(&b.v, &d);
     cb_strategy_stats st[8];
     int n = f->api.stats(s, st, 8);
-    assert_int_equal(stat_of(st, n, "slow")->fallbacks[CB_FB_LATE], 1);
-    assert_true(stat_of(st, n, "slow")->max_ns >= 1505000000u);
+    assert_int_equal(cbt_stat_of(st, n, "slow")->fallbacks[CB_FB_LATE], 1);
+    assert_true(cbt_stat_of(st, n, "slow")->max_ns >= 1505000000u);
     f->api.table_free(t);
     f->api.free(s);
     g_free(p);
@@ -611,13 +414,13 @@ static void test_garbage(void **state)
     static const int reason[] = { CB_OK, CB_FB_CRASHED, CB_FB_CRASHED };
     for (int iso = 0; iso < 2; iso++) {
         for (int k = 0; k < 3; k++) {
-            char *p = conf_tp(f, PDK_LO "[shim]\nisolation = %s\n"
-                                 "[strategy.g]\nplugin = garbage\nmode = %s\n[seats]\n0 = g\n1 = lo\n",
-                              iso ? "process" : "inproc", modes[k]);
-            cb_shim *s = open_ok(f, p);
-            cb_table *t = table_ok(f, s, NULL);
+            char *p = cbt_conf_tp(f, PDK_LO "[shim]\nisolation = %s\n"
+                                     "[strategy.g]\nplugin = garbage\nmode = %s\n[seats]\n0 = g\n1 = lo\n",
+                                  iso ? "process" : "inproc", modes[k]);
+            cb_shim *s = cbt_open_ok(f, p);
+            cb_table *t = cbt_table_ok(f, s, NULL);
             const cb_rules *r = f->api.rules(s);
-            vb b0, b1;
+            cbt_vb b0, b1;
             view_play(&b0, r, 0, "4 5 6 7 9 9 J K", "3");
             view_play(&b1, r, 1, "4 5 6 7 9 9 J K", "3");
             cb_decision d, d1;
@@ -628,7 +431,7 @@ static void test_garbage(void **state)
             if (rc != want)
                 fail_msg("garbage %s (%s): %d (%s), expected %d", modes[k], iso ? "process" : "inproc",
                          rc, d.explain, want);
-            assert_legal(&b0.v, &d);
+            cbt_assert_legal(&b0.v, &d);
             if (want == CB_OK)
                 assert_int_equal(d.cards, d1.cards); /* not the stale frame's whole hand */
             else
@@ -647,10 +450,10 @@ static void test_garbage(void **state)
 static void test_idle_death(void **state)
 {
     fx *f = *state;
-    char *p = conf_tp(f, PDK_LO PROC "[strategy.victim]\nplugin = lowest\n[seats]\n0 = victim\n1 = lo\n");
-    cb_shim *s = open_ok(f, p);
-    cb_table *t = table_ok(f, s, NULL);
-    vb b;
+    char *p = cbt_conf_tp(f, PDK_LO PROC "[strategy.victim]\nplugin = lowest\n[seats]\n0 = victim\n1 = lo\n");
+    cb_shim *s = cbt_open_ok(f, p);
+    cb_table *t = cbt_table_ok(f, s, NULL);
+    cbt_vb b;
     view_play(&b, f->api.rules(s), 0, "4 5 6 7 9 9 J K", NULL);
     cb_decision d;
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK);
@@ -672,7 +475,7 @@ static void test_idle_death(void **state)
     }
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_CRASHED);
     assert_non_null(strstr(d.explain, "SIGKILL"));
-    assert_legal(&b.v, &d);
+    cbt_assert_legal(&b.v, &d);
     assert_int_equal(children("cbw-victim", NULL, 0), 0);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK);
     assert_int_equal(children("cbw-victim", pid, 4), 1);
@@ -794,20 +597,20 @@ static int compare_games(fx *f, cb_table *a, cb_table *b, const cb_rules *r, int
 
 static void same_answers(fx *f, const char *name, const char *strategy_group, int ngames)
 {
-    char *pa = conf_tp(f, "[game]\nrules = pdk16\n[rules]\nbao = true\n[shim]\nbudget_ms = 60000\n"
-                          "%s[seats]\n0 = x\n1 = x\n2 = x\n", strategy_group);
-    char *pb = conf_tp(f, "[game]\nrules = pdk16\n[rules]\nbao = true\n" PROC "budget_ms = 60000\n"
-                          "%s[seats]\n0 = x\n1 = x\n2 = x\n", strategy_group);
-    cb_shim *sa = open_ok(f, pa), *sb = open_ok(f, pb);
-    cb_table *ta = table_ok(f, sa, NULL), *tb = table_ok(f, sb, NULL);
+    char *pa = cbt_conf_tp(f, "[game]\nrules = pdk16\n[rules]\nbao = true\n[shim]\nbudget_ms = 60000\n"
+                              "%s[seats]\n0 = x\n1 = x\n2 = x\n", strategy_group);
+    char *pb = cbt_conf_tp(f, "[game]\nrules = pdk16\n[rules]\nbao = true\n" PROC "budget_ms = 60000\n"
+                              "%s[seats]\n0 = x\n1 = x\n2 = x\n", strategy_group);
+    cb_shim *sa = cbt_open_ok(f, pa), *sb = cbt_open_ok(f, pb);
+    cb_table *ta = cbt_table_ok(f, sa, NULL), *tb = cbt_table_ok(f, sb, NULL);
     int n = compare_games(f, ta, tb, f->api.rules(sa), ngames, 20240611u);
     printf("    %s: %d decisions, identical in both modes\n", name, n);
     assert_true(n >= 200);
     cb_strategy_stats st[4];
     int k = f->api.stats(sb, st, 4);
-    assert_int_equal(stat_of(st, k, "x")->decisions, (uint64_t)n);
+    assert_int_equal(cbt_stat_of(st, k, "x")->decisions, (uint64_t)n);
     for (int i = 1; i < CB_FB_NREASONS; i++)
-        assert_int_equal(stat_of(st, k, "x")->fallbacks[i], 0);
+        assert_int_equal(cbt_stat_of(st, k, "x")->fallbacks[i], 0);
     f->api.table_free(ta);
     f->api.table_free(tb);
     f->api.free(sa);
@@ -843,18 +646,18 @@ static void test_no_leaks(void **state)
 {
     fx *f = *state;
     int fds = count_fds();
-    char *p = conf_tp(f, PDK_LO PROC FAULT_BUDGET "fallback = lo\n"
-                         "[strategy.c]\nplugin = crash\nafter = 2\n[strategy.h]\nplugin = hang\nafter = 3\n"
-                         "[seats]\n0 = c\n1 = h\n2 = lo\n");
+    char *p = cbt_conf_tp(f, PDK_LO PROC FAULT_BUDGET "fallback = lo\n"
+                             "[strategy.c]\nplugin = crash\nafter = 2\n[strategy.h]\nplugin = hang\nafter = 3\n"
+                             "[seats]\n0 = c\n1 = h\n2 = lo\n");
     char *orig = NULL;
     assert_true(g_file_get_contents(p, &orig, NULL, NULL));
-    cb_shim *s = open_ok(f, p);
+    cb_shim *s = cbt_open_ok(f, p);
     const cb_rules *r = f->api.rules(s);
     cb_table *t[3];
     for (int i = 0; i < 3; i++)
-        t[i] = table_ok(f, s, NULL);
+        t[i] = cbt_table_ok(f, s, NULL);
     assert_int_equal(children(NULL, NULL, 0), 9);
-    vb b;
+    cbt_vb b;
     cb_decision d;
     for (int k = 0; k < 5; k++)
         for (int i = 0; i < 3; i++)
@@ -862,7 +665,7 @@ static void test_no_leaks(void **state)
                 view_play(&b, r, seat, "4 5 6 7 9 9 J K", NULL);
                 int rc = f->api.decide_play(t[i], &b.v, &d);
                 assert_true(rc == CB_OK || rc == CB_FB_CRASHED || rc == CB_FB_LATE);
-                assert_legal(&b.v, &d);
+                cbt_assert_legal(&b.v, &d);
             }
     /* three seat workers per table, plus one fallback worker per faulty seat */
     assert_int_equal(children(NULL, NULL, 0), 15);
@@ -921,7 +724,7 @@ static gpointer work(gpointer data)
         w->bad = -1;
         return NULL;
     }
-    vb b;
+    cbt_vb b;
     cb_decision d;
     for (int i = 0; i < 200; i++) {
         view_play(&b, w->f->api.rules(w->s), i % 3, "4 5 6 7 9 9 J K", i % 2 ? "3" : NULL);
@@ -942,8 +745,8 @@ static void test_threads(void **state)
 {
     fx *f = *state;
     int fds = count_fds();
-    char *p = conf_tp(f, PDK_LO PROC "[seats]\n0 = lo\n1 = lo\n2 = lo\n");
-    cb_shim *s = open_ok(f, p);
+    char *p = cbt_conf_tp(f, PDK_LO PROC "[seats]\n0 = lo\n1 = lo\n2 = lo\n");
+    cb_shim *s = cbt_open_ok(f, p);
     enum { NT = 4 };
     worker w[NT];
     GThread *th[NT];
@@ -960,7 +763,7 @@ static void test_threads(void **state)
     }
     cb_strategy_stats st[4];
     int n = f->api.stats(s, st, 4);
-    assert_int_equal(stat_of(st, n, "lo")->decisions, NT * 200);
+    assert_int_equal(cbt_stat_of(st, n, "lo")->decisions, NT * 200);
     g_mutex_clear(&fork_lock);
     f->api.free(s);
     assert_int_equal(children(NULL, NULL, 0), 0);
@@ -986,5 +789,5 @@ int main(void)
         cmocka_unit_test(test_no_leaks),
         cmocka_unit_test(test_threads),
     };
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    return cmocka_run_group_tests(tests, group_setup, cbt_shimfix_teardown);
 }

@@ -21,6 +21,7 @@
 
 #include "support/oracle.h"
 #include "support/randhand.h"
+#include "support/variant.h"
 
 #define SEED_DEFAULT 0x5EED2015u
 #define MAX_REPORTS 12
@@ -32,37 +33,17 @@ typedef struct variant {
     long hands; /* plain build */
 } variant;
 
-static void setup_rules(const variant *v, cb_rules *r)
-{
-    assert_int_equal(cb_rules_preset(v->preset, r), 0);
-    for (int i = 0; v->flags[i]; i += 2) {
-        char err[160] = "";
-        if (cb_rules_set(r, v->flags[i], v->flags[i + 1], err, sizeof err) != 0)
-            fail_msg("cb_rules_set(%s, %s): %s", v->flags[i], v->flags[i + 1], err);
-    }
-}
-
-static void print_variant(const variant *v, char *buf, size_t len)
-{
-    int n = snprintf(buf, len, "%s", v->preset);
-    for (int i = 0; v->flags[i] && n < (int)len; i += 2)
-        n += snprintf(buf + n, len - (size_t)n, " %s=%s", v->flags[i], v->flags[i + 1]);
-}
-
 static void run_variant(void **state)
 {
     const variant *v = *state;
     cb_rules r;
-    setup_rules(v, &r);
+    cbt_variant_rules(v->preset, v->flags, &r);
     char name[160];
-    print_variant(v, name, sizeof name);
+    cbt_variant_name(v->preset, v->flags, name, sizeof name);
     long count = CBT_UNDER_ASAN ? v->hands / 5 : v->hands;
     uint64_t seed = cbt_seed(SEED_DEFAULT);
-    uint64_t h = seed;
-    for (const char *p = name; *p; p++)
-        h = (h ^ (uint8_t)*p) * 0x100000001B3ull;
     cbt_rng g;
-    cbt_rng_seed(&g, h);
+    cbt_rng_seed_named(&g, seed, name); /* one stream per variant: it replays alone */
 
     cb_counts deck = cb_counts_of(r.deck);
     long bad = 0, heavy_n = 0, chainy_n = 0, states = 0, max_states = 0;
@@ -213,7 +194,7 @@ int main(void)
     tests[0] = (struct CMUnitTest)cmocka_unit_test(oracle_known);
     for (size_t i = 0; i < NV; i++) {
         tests[i + 1] = (struct CMUnitTest)cmocka_unit_test_prestate(run_variant, (void *)&variants[i]);
-        print_variant(&variants[i], names[i], sizeof names[i]);
+        cbt_variant_name(variants[i].preset, variants[i].flags, names[i], sizeof names[i]);
         tests[i + 1].name = names[i];
     }
     return cmocka_run_group_tests(tests, NULL, NULL);

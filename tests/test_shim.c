@@ -6,8 +6,6 @@
  * would, and $CB_BUILD/tests/plugins/NAME.so. Configs are written to a fresh temp directory.
  * Every config error is checked for the file, the group and the key in its message.
  */
-#include <dlfcn.h>
-#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,268 +19,14 @@
 #include <glib/gstdio.h>
 
 #include "cardbot/shim.h"
-#include "plugins/tplug.h"
+#include "support/shimfix.h"
 
-/* ---- the shim's API, resolved from the .so ---- */
-
-typedef struct shim_api {
-    void *dl;
-    cb_shim *(*open)(const char *, char *, size_t);
-    int (*reload)(cb_shim *, char *, size_t);
-    void (*free)(cb_shim *);
-    const cb_rules *(*rules)(const cb_shim *);
-    const char *(*get)(const cb_shim *, const char *, const char *);
-    cb_table *(*table_new)(cb_shim *, const char *, char *, size_t);
-    void (*table_free)(cb_table *);
-    const char *(*table_strategy)(const cb_table *, int);
-    int (*decide_bid)(cb_table *, const cb_view *, cb_decision *);
-    int (*decide_play)(cb_table *, const cb_view *, cb_decision *);
-    int (*stats)(cb_shim *, cb_strategy_stats *, int);
-    const char *(*strerror)(int);
-} shim_api;
-
-typedef struct fx {
-    shim_api api;
-    char *build;   /* absolute $CB_BUILD */
-    char *tplugs;  /* absolute $CB_BUILD/tests/plugins */
-    char *tmp;     /* temp dir for configs */
-    int nfiles;
-} fx;
-
-static int resolve(void *dl, const char *name, void *fnp)
-{
-    void *p = dlsym(dl, name);
-    if (!p) {
-        fprintf(stderr, "test_shim: %s missing from the shim\n", name);
-        return -1;
-    }
-    memcpy(fnp, &p, sizeof p);
-    return 0;
-}
+/* The fixture: the shim, the test plugins, a temp dir for configs (tests/support/shimfix.h). */
+typedef cbt_shimfix fx;
 
 static int group_setup(void **state)
 {
-    fx *f = calloc(1, sizeof *f);
-    const char *b = getenv("CB_BUILD");
-    char abs[PATH_MAX];
-    if (!realpath(b && *b ? b : "build/plain", abs)) {
-        fprintf(stderr, "test_shim: no build directory %s\n", b ? b : "build/plain");
-        return -1;
-    }
-    f->build = g_strdup(abs);
-    f->tplugs = g_build_filename(abs, "tests", "plugins", NULL);
-    char *so = g_build_filename(abs, "libcardbot-shim.so", NULL);
-    f->api.dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-    if (!f->api.dl) {
-        fprintf(stderr, "test_shim: %s\n", dlerror());
-        g_free(so);
-        return -1;
-    }
-    g_free(so);
-    shim_api *a = &f->api;
-    if (resolve(a->dl, "cb_shim_open", &a->open) || resolve(a->dl, "cb_shim_reload", &a->reload) ||
-        resolve(a->dl, "cb_shim_free", &a->free) || resolve(a->dl, "cb_shim_rules", &a->rules) ||
-        resolve(a->dl, "cb_shim_get", &a->get) || resolve(a->dl, "cb_table_new", &a->table_new) ||
-        resolve(a->dl, "cb_table_free", &a->table_free) ||
-        resolve(a->dl, "cb_table_strategy", &a->table_strategy) ||
-        resolve(a->dl, "cb_decide_bid", &a->decide_bid) ||
-        resolve(a->dl, "cb_decide_play", &a->decide_play) ||
-        resolve(a->dl, "cb_shim_stats", &a->stats) || resolve(a->dl, "cb_strerror", &a->strerror))
-        return -1;
-    GError *ge = NULL;
-    f->tmp = g_dir_make_tmp("cbshim-XXXXXX", &ge);
-    if (!f->tmp) {
-        fprintf(stderr, "test_shim: %s\n", ge->message);
-        return -1;
-    }
-    *state = f;
-    return 0;
-}
-
-static void rm_tree(const char *dir)
-{
-    GDir *d = g_dir_open(dir, 0, NULL);
-    const char *n;
-    while (d && (n = g_dir_read_name(d))) {
-        char *p = g_build_filename(dir, n, NULL);
-        g_unlink(p);
-        g_free(p);
-    }
-    if (d)
-        g_dir_close(d);
-    g_rmdir(dir);
-}
-
-static int group_teardown(void **state)
-{
-    fx *f = *state;
-    if (!f)
-        return 0;
-    if (f->tmp)
-        rm_tree(f->tmp);
-    /* the shim stays loaded: glib keeps process-wide state that must not vanish under it */
-    g_free(f->tmp);
-    g_free(f->tplugs);
-    g_free(f->build);
-    free(f);
-    return 0;
-}
-
-/* ---- configs ---- */
-
-/* Write a config (printf-style) to a new file in the temp dir; returns its path (g_free). */
-__attribute__((format(printf, 2, 3)))
-static char *conf_raw(fx *f, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *body = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    char name[32];
-    snprintf(name, sizeof name, "c%03d.ini", f->nfiles++);
-    char *path = g_build_filename(f->tmp, name, NULL);
-    assert_true(g_file_set_contents(path, body, -1, NULL));
-    g_free(body);
-    return path;
-}
-
-/* The same, with [shim] plugin_dir pointing at the test plugins prepended (GKeyFile merges a
- * second [shim] group in the body into it). */
-#define conf_tp(f, fmt, ...) conf_raw((f), "[shim]\nplugin_dir = %s\n" fmt, (f)->tplugs, ##__VA_ARGS__)
-
-static void rewrite(const char *path, const char *body)
-{
-    assert_true(g_file_set_contents(path, body, -1, NULL));
-}
-
-/* Open must fail with a message holding every one of the NULL-terminated needles. */
-static void expect_open_error(fx *f, const char *path, ...)
-{
-    char err[1024] = "";
-    cb_shim *s = f->api.open(path, err, sizeof err);
-    if (s) {
-        f->api.free(s);
-        fail_msg("%s opened, an error was expected", path);
-    }
-    if (getenv("CB_VERBOSE"))
-        printf("    %s\n", err);
-    va_list ap;
-    va_start(ap, path);
-    const char *needle;
-    while ((needle = va_arg(ap, const char *)))
-        if (!strstr(err, needle)) {
-            va_end(ap);
-            fail_msg("error \"%s\" lacks \"%s\"", err, needle);
-        }
-    va_end(ap);
-}
-
-static cb_shim *open_ok(fx *f, const char *path)
-{
-    char err[1024] = "";
-    cb_shim *s = f->api.open(path, err, sizeof err);
-    if (!s)
-        fail_msg("open %s: %s", path, err);
-    return s;
-}
-
-static cb_table *table_ok(fx *f, cb_shim *s, const char *id)
-{
-    char err[1024] = "";
-    cb_table *t = f->api.table_new(s, id, err, sizeof err);
-    if (!t)
-        fail_msg("table %s: %s", id ? id : "(default)", err);
-    return t;
-}
-
-/* ---- views ---- */
-
-typedef struct vb {
-    cb_view v;
-    cb_play_rec hist[8];
-} vb;
-
-static cb_cards cards(const cb_rules *r, const char *text)
-{
-    cb_cards c = 0;
-    char err[128];
-    if (cb_cards_parse(text, r->deck, &c, err, sizeof err) != 0)
-        fail_msg("cards '%s': %s", text, err);
-    return c;
-}
-
-/* A view for seat: hand, the play to beat (NULL: lead) made by table_seat, first = the game's
- * first play (no history), others holding 10 cards each. */
-static void view_play(vb *b, const cb_rules *r, int seat, const char *hand, const char *table,
-                      int table_seat, bool first)
-{
-    memset(b, 0, sizeof *b);
-    cb_view *v = &b->v;
-    v->struct_size = sizeof *v;
-    v->abi_version = CB_ABI_VERSION;
-    v->rules = r;
-    v->phase = CB_PHASE_PLAY;
-    v->seat = seat;
-    v->nseats = 3;
-    v->first_seat = 0;
-    v->hand = cards(r, hand);
-    for (int i = 0; i < 3; i++) {
-        v->cards_left[i] = 10;
-        v->bids[i] = 0;
-    }
-    v->cards_left[seat] = cb_cards_size(v->hand);
-    v->landlord = -1;
-    v->table_seat = -1;
-    v->history = b->hist;
-    cb_cards t = table ? cards(r, table) : 0;
-    if (!first) {
-        /* one earlier play: the highest deck card that is neither mine nor on the table */
-        cb_cards free_ = r->deck & ~v->hand & ~t;
-        b->hist[v->nhistory].seat = (seat + 1) % 3;
-        b->hist[v->nhistory++].cards = (cb_cards)1 << (63 - __builtin_clzll(free_));
-    }
-    if (t) {
-        v->table = t;
-        v->table_seat = table_seat;
-        b->hist[v->nhistory].seat = table_seat;
-        b->hist[v->nhistory++].cards = t;
-    }
-    v->budget_ms = 0;
-    v->seed = 1;
-}
-
-static void view_bid(vb *b, const cb_rules *r, int seat, const char *hand, int b0, int b1, int b2)
-{
-    view_play(b, r, seat, hand, NULL, -1, true);
-    b->v.phase = CB_PHASE_BID;
-    b->v.bids[0] = b0;
-    b->v.bids[1] = b1;
-    b->v.bids[2] = b2;
-}
-
-/* Is the decision a legal play for the view (checked with core, as the host would)? */
-static void assert_legal(const cb_view *v, const cb_decision *d)
-{
-    char why[160] = "", txt[64];
-    cb_cards_format(d->cards, true, txt, sizeof txt);
-    if (d->cards & ~v->hand)
-        fail_msg("answer %s not in hand", txt);
-    cb_ctx ctx;
-    cb_move table, m;
-    assert_int_equal(tplug_ctx(v, &ctx, &table), 0);
-    if (!cb_play_legal(v->rules, &ctx, cb_counts_of(d->cards), &m, why, sizeof why))
-        fail_msg("answer '%s' is illegal: %s", txt, why);
-    if (ctx.first_play)
-        assert_true(d->cards & 1u); /* the spade 3 itself */
-}
-
-static const cb_strategy_stats *stat_of(const cb_strategy_stats *st, int n, const char *name)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(st[i].name, name) == 0)
-            return &st[i];
-    fail_msg("no stats for strategy %s", name);
-    return NULL;
+    return cbt_shimfix_setup(state, "test_shim", "cbshim-XXXXXX");
 }
 
 /* ---- config errors ---- */
@@ -291,15 +35,15 @@ static void test_missing_file(void **state)
 {
     fx *f = *state;
     char *p = g_build_filename(f->tmp, "nope.ini", NULL);
-    expect_open_error(f, p, p, "cannot read", NULL);
+    cbt_expect_open_error(f, p, p, "cannot read", NULL);
     g_free(p);
 }
 
 static void test_syntax_error(void **state)
 {
     fx *f = *state;
-    char *p = conf_raw(f, "[game]\nrules = pdk16\nthis line has no equals sign\n");
-    expect_open_error(f, p, p, NULL);
+    char *p = cbt_conf_raw(f, "[game]\nrules = pdk16\nthis line has no equals sign\n");
+    cbt_expect_open_error(f, p, p, NULL);
     g_free(p);
 }
 
@@ -344,10 +88,10 @@ static void test_config_errors(void **state)
         { "[game]\nrules = pdk16\n[table.]\n0 = lo\n", { "[table.]", "empty table id" } },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char *p = conf_tp(f, "%s", cases[i].body);
-        expect_open_error(f, p, p, cases[i].needle[0] ? cases[i].needle[0] : p,
-                          cases[i].needle[1] ? cases[i].needle[1] : p,
-                          cases[i].needle[2] ? cases[i].needle[2] : p, NULL);
+        char *p = cbt_conf_tp(f, "%s", cases[i].body);
+        cbt_expect_open_error(f, p, p, cases[i].needle[0] ? cases[i].needle[0] : p,
+                              cases[i].needle[1] ? cases[i].needle[1] : p,
+                              cases[i].needle[2] ? cases[i].needle[2] : p, NULL);
         g_free(p);
     }
 }
@@ -356,8 +100,8 @@ static void test_config_errors(void **state)
 static void test_match_group_and_get(void **state)
 {
     fx *f = *state;
-    char *p = conf_tp(f, "[game]\nrules = ddz\n[match]\ngames = 200\nanything = goes\n");
-    cb_shim *s = open_ok(f, p);
+    char *p = cbt_conf_tp(f, "[game]\nrules = ddz\n[match]\ngames = 200\nanything = goes\n");
+    cb_shim *s = cbt_open_ok(f, p);
     assert_string_equal(f->api.get(s, "match", "games"), "200");
     assert_string_equal(f->api.get(s, "game", "rules"), "ddz");
     assert_null(f->api.get(s, "match", "nothing"));
@@ -370,9 +114,9 @@ static void test_match_group_and_get(void **state)
 static void test_default_plugin_dir(void **state)
 {
     fx *f = *state;
-    char *p = conf_raw(f, "[game]\nrules = pdk16\n[strategy.x]\nplugin = no_such_plugin\n");
+    char *p = cbt_conf_raw(f, "[game]\nrules = pdk16\n[strategy.x]\nplugin = no_such_plugin\n");
     char *want = g_build_filename(f->build, "plugins", "no_such_plugin.so", NULL);
-    expect_open_error(f, p, p, "[strategy.x] plugin", want, NULL);
+    cbt_expect_open_error(f, p, p, "[strategy.x] plugin", want, NULL);
     g_free(want);
     g_free(p);
 }
@@ -383,15 +127,15 @@ static void test_relative_plugin_dir(void **state)
     fx *f = *state;
     char *link = g_build_filename(f->tmp, "plugs", NULL);
     assert_int_equal(symlink(f->tplugs, link), 0);
-    char *p = conf_raw(f, "[shim]\nplugin_dir = plugs\n[game]\nrules = pdk16\n"
-                          "[strategy.lo]\nplugin = lowest\n[seats]\n0 = lo\n");
-    cb_shim *s = open_ok(f, p);
+    char *p = cbt_conf_raw(f, "[shim]\nplugin_dir = plugs\n[game]\nrules = pdk16\n"
+                              "[strategy.lo]\nplugin = lowest\n[seats]\n0 = lo\n");
+    cb_shim *s = cbt_open_ok(f, p);
     f->api.free(s);
     g_free(p);
-    p = conf_raw(f, "[shim]\nplugin_dir = elsewhere\n[game]\nrules = pdk16\n"
-                    "[strategy.lo]\nplugin = lowest\n");
+    p = cbt_conf_raw(f, "[shim]\nplugin_dir = elsewhere\n[game]\nrules = pdk16\n"
+                        "[strategy.lo]\nplugin = lowest\n");
     char *want = g_build_filename(f->tmp, "elsewhere", "lowest.so", NULL);
-    expect_open_error(f, p, p, "[strategy.lo] plugin", want, NULL);
+    cbt_expect_open_error(f, p, p, "[strategy.lo] plugin", want, NULL);
     g_free(want);
     g_free(p);
     g_unlink(link);
@@ -407,36 +151,36 @@ static void test_illegal_no_fallback(void **state)
     fx *f = *state;
     static const char *const modes[] = { "notinhand", "shape", "garbage" };
     for (int k = 0; k < 3; k++) {
-        char *p = conf_tp(f, PDK_BASE "[strategy.bad]\nplugin = illegal\nmode = %s\n"
-                             "[seats]\n0 = bad\n1 = lo\n2 = lo\n", modes[k]);
-        cb_shim *s = open_ok(f, p);
-        cb_table *t = table_ok(f, s, NULL);
+        char *p = cbt_conf_tp(f, PDK_BASE "[strategy.bad]\nplugin = illegal\nmode = %s\n"
+                                 "[seats]\n0 = bad\n1 = lo\n2 = lo\n", modes[k]);
+        cb_shim *s = cbt_open_ok(f, p);
+        cb_table *t = cbt_table_ok(f, s, NULL);
         assert_string_equal(f->api.table_strategy(t, 0), "bad");
         const cb_rules *r = f->api.rules(s);
-        vb b;
-        view_play(&b, r, 0, "4 5 6 7 9 9 J K", NULL, -1, false);
+        cbt_vb b;
+        cbt_view_play(&b, r, 0, "4 5 6 7 9 9 J K", NULL, -1, false);
         cb_decision d;
         int rc = f->api.decide_play(t, &b.v, &d);
         assert_int_equal(rc, CB_FB_ILLEGAL);
         assert_true(d.flags & CB_DEC_FALLBACK);
         assert_int_equal(d.struct_size, sizeof d);
-        assert_legal(&b.v, &d);
+        cbt_assert_legal(&b.v, &d);
         assert_non_null(strstr(d.explain, "bad"));
         /* following: the safe answer passes when passing is legal (nothing beats a 2 here) */
-        view_play(&b, r, 0, "4 5 6 7 9 9 J K", "2", 2, false);
+        cbt_view_play(&b, r, 0, "4 5 6 7 9 9 J K", "2", 2, false);
         assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_ILLEGAL);
         assert_int_equal(d.cards, 0);
         cb_strategy_stats st[8];
         int n = f->api.stats(s, st, 8);
         assert_int_equal(n, 2);
-        const cb_strategy_stats *sb = stat_of(st, n, "bad");
+        const cb_strategy_stats *sb = cbt_stat_of(st, n, "bad");
         assert_int_equal(sb->decisions, 2);
         assert_int_equal(sb->fallbacks[CB_FB_ILLEGAL], 2);
-        assert_int_equal(stat_of(st, n, "lo")->decisions, 0);
+        assert_int_equal(cbt_stat_of(st, n, "lo")->decisions, 0);
         f->api.table_free(t);
         /* the freed table's counts live on in the shim */
         n = f->api.stats(s, st, 8);
-        assert_int_equal(stat_of(st, n, "bad")->fallbacks[CB_FB_ILLEGAL], 2);
+        assert_int_equal(cbt_stat_of(st, n, "bad")->fallbacks[CB_FB_ILLEGAL], 2);
         f->api.free(s);
         g_free(p);
     }
@@ -446,33 +190,33 @@ static void test_illegal_with_fallback(void **state)
 {
     fx *f = *state;
     /* must_beat off: the rules-only answer would pass, the fallback strategy plays */
-    char *p = conf_tp(f, PDK_BASE "[strategy.bad]\nplugin = illegal\n"
-                         "[shim]\nfallback = lo\n[rules]\nmust_beat = false\n"
-                         "[seats]\n0 = bad\n1 = lo\n2 = lo\n");
-    cb_shim *s = open_ok(f, p);
-    cb_table *t = table_ok(f, s, NULL);
+    char *p = cbt_conf_tp(f, PDK_BASE "[strategy.bad]\nplugin = illegal\n"
+                             "[shim]\nfallback = lo\n[rules]\nmust_beat = false\n"
+                             "[seats]\n0 = bad\n1 = lo\n2 = lo\n");
+    cb_shim *s = cbt_open_ok(f, p);
+    cb_table *t = cbt_table_ok(f, s, NULL);
     const cb_rules *r = f->api.rules(s);
-    vb b;
-    view_play(&b, r, 0, "4 5 6 7 9 9 J K", "3", 2, false);
+    cbt_vb b;
+    cbt_view_play(&b, r, 0, "4 5 6 7 9 9 J K", "3", 2, false);
     cb_decision d;
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_ILLEGAL);
     assert_true(d.flags & CB_DEC_FALLBACK);
-    assert_legal(&b.v, &d);
+    cbt_assert_legal(&b.v, &d);
     assert_true(d.cards != 0); /* lowest plays; the rules-only answer would have passed */
     assert_non_null(strstr(d.explain, "fallback lo"));
     /* the same view asked of seat 1 (lowest itself) gives the same play */
-    vb b1;
-    view_play(&b1, r, 1, "4 5 6 7 9 9 J K", "3", 2, false);
+    cbt_vb b1;
+    cbt_view_play(&b1, r, 1, "4 5 6 7 9 9 J K", "3", 2, false);
     cb_decision d1;
     assert_int_equal(f->api.decide_play(t, &b1.v, &d1), CB_OK);
     assert_false(d1.flags & CB_DEC_FALLBACK);
     assert_int_equal(d1.cards, d.cards);
     cb_strategy_stats st[8];
     int n = f->api.stats(s, st, 8);
-    assert_int_equal(stat_of(st, n, "bad")->fallbacks[CB_FB_ILLEGAL], 1);
+    assert_int_equal(cbt_stat_of(st, n, "bad")->fallbacks[CB_FB_ILLEGAL], 1);
     /* lo answered twice: once seated, once as the fallback */
-    assert_int_equal(stat_of(st, n, "lo")->decisions, 2);
-    assert_int_equal(stat_of(st, n, "lo")->fallbacks[CB_FB_ILLEGAL], 0);
+    assert_int_equal(cbt_stat_of(st, n, "lo")->decisions, 2);
+    assert_int_equal(cbt_stat_of(st, n, "lo")->fallbacks[CB_FB_ILLEGAL], 0);
     f->api.table_free(t);
     f->api.free(s);
     g_free(p);
@@ -482,21 +226,21 @@ static void test_illegal_with_fallback(void **state)
 static void test_fallback_also_wrong(void **state)
 {
     fx *f = *state;
-    char *p = conf_tp(f, PDK_BASE "[strategy.bad]\nplugin = illegal\n[strategy.pass]\nplugin = passer\n"
-                         "[shim]\nfallback = pass\n[seats]\n0 = bad\n");
-    cb_shim *s = open_ok(f, p);
-    cb_table *t = table_ok(f, s, NULL);
-    vb b;
-    view_play(&b, f->api.rules(s), 0, "4 5 6 7 9 9 J K", NULL, -1, false);
+    char *p = cbt_conf_tp(f, PDK_BASE "[strategy.bad]\nplugin = illegal\n[strategy.pass]\nplugin = passer\n"
+                             "[shim]\nfallback = pass\n[seats]\n0 = bad\n");
+    cb_shim *s = cbt_open_ok(f, p);
+    cb_table *t = cbt_table_ok(f, s, NULL);
+    cbt_vb b;
+    cbt_view_play(&b, f->api.rules(s), 0, "4 5 6 7 9 9 J K", NULL, -1, false);
     cb_decision d;
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_ILLEGAL);
-    assert_legal(&b.v, &d);
+    cbt_assert_legal(&b.v, &d);
     assert_non_null(strstr(d.explain, "fallback rules"));
     f->api.table_free(t);
     cb_strategy_stats st[8];
     int n = f->api.stats(s, st, 8);
-    assert_int_equal(stat_of(st, n, "pass")->decisions, 1);
-    assert_int_equal(stat_of(st, n, "pass")->fallbacks[CB_FB_ILLEGAL], 1);
+    assert_int_equal(cbt_stat_of(st, n, "pass")->decisions, 1);
+    assert_int_equal(cbt_stat_of(st, n, "pass")->fallbacks[CB_FB_ILLEGAL], 1);
     f->api.free(s);
     g_free(p);
 }
@@ -504,22 +248,22 @@ static void test_fallback_also_wrong(void **state)
 static void test_failing(void **state)
 {
     fx *f = *state;
-    char *p = conf_tp(f, PDK_BASE "[strategy.f]\nplugin = failing\n[seats]\n0 = f\n1 = f\n2 = f\n");
-    cb_shim *s = open_ok(f, p);
-    cb_table *t = table_ok(f, s, NULL);
-    vb b;
-    view_play(&b, f->api.rules(s), 1, "3 4 5 6 7 9 9 J K", NULL, -1, false);
+    char *p = cbt_conf_tp(f, PDK_BASE "[strategy.f]\nplugin = failing\n[seats]\n0 = f\n1 = f\n2 = f\n");
+    cb_shim *s = cbt_open_ok(f, p);
+    cb_table *t = cbt_table_ok(f, s, NULL);
+    cbt_vb b;
+    cbt_view_play(&b, f->api.rules(s), 1, "3 4 5 6 7 9 9 J K", NULL, -1, false);
     cb_decision d;
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_FAILED);
-    assert_legal(&b.v, &d);
+    cbt_assert_legal(&b.v, &d);
     assert_true(d.cards != b.v.hand); /* not the plugin's garbage */
-    view_bid(&b, f->api.rules(s), 1, "3 4 5 6 7 9 9 J K", 0, -1, -1);
+    cbt_view_bid(&b, f->api.rules(s), 1, "3 4 5 6 7 9 9 J K", 0, -1, -1);
     assert_int_equal(f->api.decide_bid(t, &b.v, &d), CB_FB_FAILED);
     assert_int_equal(d.bid, 0);
     assert_true(d.flags & CB_DEC_FALLBACK);
     cb_strategy_stats st[8];
     int n = f->api.stats(s, st, 8);
-    assert_int_equal(stat_of(st, n, "f")->fallbacks[CB_FB_FAILED], 2);
+    assert_int_equal(cbt_stat_of(st, n, "f")->fallbacks[CB_FB_FAILED], 2);
     f->api.table_free(t);
     f->api.free(s);
     g_free(p);
@@ -528,24 +272,24 @@ static void test_failing(void **state)
 static void test_passer(void **state)
 {
     fx *f = *state;
-    char *p = conf_tp(f, PDK_BASE "[strategy.p]\nplugin = passer\n[seats]\n0 = p\n1 = p\n2 = p\n");
-    cb_shim *s = open_ok(f, p);
-    cb_table *t = table_ok(f, s, NULL);
+    char *p = cbt_conf_tp(f, PDK_BASE "[strategy.p]\nplugin = passer\n[seats]\n0 = p\n1 = p\n2 = p\n");
+    cb_shim *s = cbt_open_ok(f, p);
+    cb_table *t = cbt_table_ok(f, s, NULL);
     const cb_rules *r = f->api.rules(s);
-    vb b;
+    cbt_vb b;
     cb_decision d;
     /* leading: a pass is never legal */
-    view_play(&b, r, 2, "4 5 6 7 9 9 J K", NULL, -1, false);
+    cbt_view_play(&b, r, 2, "4 5 6 7 9 9 J K", NULL, -1, false);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_ILLEGAL);
     assert_true(d.cards != 0);
-    assert_legal(&b.v, &d);
+    cbt_assert_legal(&b.v, &d);
     /* must_beat and a 9 beats the 8: passing is illegal, the safe answer beats it */
-    view_play(&b, r, 2, "4 5 6 7 9 9 J K", "8", 1, false);
+    cbt_view_play(&b, r, 2, "4 5 6 7 9 9 J K", "8", 1, false);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_ILLEGAL);
     assert_true(d.cards != 0);
-    assert_legal(&b.v, &d);
+    cbt_assert_legal(&b.v, &d);
     /* nothing beats the 2: the pass is the plugin's own, legal answer */
-    view_play(&b, r, 2, "4 5 6 7 9 9 J K", "2", 1, false);
+    cbt_view_play(&b, r, 2, "4 5 6 7 9 9 J K", "2", 1, false);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK);
     assert_int_equal(d.cards, 0);
     assert_false(d.flags & CB_DEC_FALLBACK);
@@ -557,21 +301,21 @@ static void test_passer(void **state)
 static void test_slow(void **state)
 {
     fx *f = *state;
-    char *p = conf_tp(f, PDK_BASE "[shim]\nbudget_ms = 20\n"
-                         "[strategy.slow]\nplugin = slow\nsleep_ms = 60\n[seats]\n0 = slow\n");
-    cb_shim *s = open_ok(f, p);
-    cb_table *t = table_ok(f, s, NULL);
-    vb b;
-    view_play(&b, f->api.rules(s), 0, "4 5 6 7 9 9 J K", NULL, -1, false);
+    char *p = cbt_conf_tp(f, PDK_BASE "[shim]\nbudget_ms = 20\n"
+                             "[strategy.slow]\nplugin = slow\nsleep_ms = 60\n[seats]\n0 = slow\n");
+    cb_shim *s = cbt_open_ok(f, p);
+    cb_table *t = cbt_table_ok(f, s, NULL);
+    cbt_vb b;
+    cbt_view_play(&b, f->api.rules(s), 0, "4 5 6 7 9 9 J K", NULL, -1, false);
     cb_decision d;
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_LATE);
     /* in-process: the late but legal answer is used, and it is the strategy's own */
     assert_false(d.flags & CB_DEC_FALLBACK);
     assert_true(d.cards != 0);
-    assert_legal(&b.v, &d);
+    cbt_assert_legal(&b.v, &d);
     cb_strategy_stats st[8];
     int n = f->api.stats(s, st, 8);
-    const cb_strategy_stats *ss = stat_of(st, n, "slow");
+    const cb_strategy_stats *ss = cbt_stat_of(st, n, "slow");
     assert_int_equal(ss->fallbacks[CB_FB_LATE], 1);
     assert_true(ss->max_ns >= 60000000u);
     assert_true(ss->total_ns >= ss->max_ns);
@@ -584,28 +328,28 @@ static void test_slow(void **state)
 static void test_no_strategy_seat(void **state)
 {
     fx *f = *state;
-    char *p = conf_tp(f, PDK_BASE "[seats]\n0 = lo\n");
-    cb_shim *s = open_ok(f, p);
-    cb_table *t = table_ok(f, s, NULL);
+    char *p = cbt_conf_tp(f, PDK_BASE "[seats]\n0 = lo\n");
+    cb_shim *s = cbt_open_ok(f, p);
+    cb_table *t = cbt_table_ok(f, s, NULL);
     assert_null(f->api.table_strategy(t, 1));
-    vb b;
-    view_play(&b, f->api.rules(s), 1, "4 5 6 7 9 9 J K", NULL, -1, false);
+    cbt_vb b;
+    cbt_view_play(&b, f->api.rules(s), 1, "4 5 6 7 9 9 J K", NULL, -1, false);
     cb_decision d;
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_NO_PLUGIN);
     assert_true(d.flags & CB_DEC_FALLBACK);
-    assert_legal(&b.v, &d);
+    cbt_assert_legal(&b.v, &d);
     cb_strategy_stats st[8];
     int n = f->api.stats(s, st, 8);
     assert_int_equal(n, 2);
-    assert_int_equal(stat_of(st, n, "(none)")->fallbacks[CB_FB_NO_PLUGIN], 1);
-    assert_int_equal(stat_of(st, n, "lo")->decisions, 0);
+    assert_int_equal(cbt_stat_of(st, n, "(none)")->fallbacks[CB_FB_NO_PLUGIN], 1);
+    assert_int_equal(cbt_stat_of(st, n, "lo")->decisions, 0);
     f->api.table_free(t);
     assert_int_equal(f->api.stats(s, st, 8), 2);
     /* an empty seat that was never asked leaves no "(none)" entry */
-    t = table_ok(f, s, NULL);
+    t = cbt_table_ok(f, s, NULL);
     f->api.table_free(t);
-    cb_shim *s2 = open_ok(f, p);
-    t = table_ok(f, s2, NULL);
+    cb_shim *s2 = cbt_open_ok(f, p);
+    t = cbt_table_ok(f, s2, NULL);
     f->api.table_free(t);
     assert_int_equal(f->api.stats(s2, st, 8), 1);
     assert_int_equal(f->api.stats(s2, NULL, 0), 1);
@@ -618,26 +362,26 @@ static void test_no_strategy_seat(void **state)
 static void test_spade3_first(void **state)
 {
     fx *f = *state;
-    char *p = conf_tp(f, PDK_BASE "[strategy.bad]\nplugin = illegal\nmode = nospade3\n"
-                         "[strategy.h3]\nplugin = illegal\nmode = fixed\nplay = 3h\n[seats]\n0 = bad\n1 = lo\n2 = h3\n");
-    cb_shim *s = open_ok(f, p);
-    cb_table *t = table_ok(f, s, NULL);
+    char *p = cbt_conf_tp(f, PDK_BASE "[strategy.bad]\nplugin = illegal\nmode = nospade3\n"
+                             "[strategy.h3]\nplugin = illegal\nmode = fixed\nplay = 3h\n[seats]\n0 = bad\n1 = lo\n2 = h3\n");
+    cb_shim *s = cbt_open_ok(f, p);
+    cb_table *t = cbt_table_ok(f, s, NULL);
     const cb_rules *r = f->api.rules(s);
-    vb b;
+    cbt_vb b;
     cb_decision d;
-    view_play(&b, r, 0, "3s 5 6 7 9 9 J K", NULL, -1, true);
+    cbt_view_play(&b, r, 0, "3s 5 6 7 9 9 J K", NULL, -1, true);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_ILLEGAL);
     assert_true(d.cards & 1u);
-    assert_legal(&b.v, &d);
+    cbt_assert_legal(&b.v, &d);
     /* not the first play: the same single K is fine */
-    view_play(&b, r, 0, "3s 5 6 7 9 9 J K", NULL, -1, false);
+    cbt_view_play(&b, r, 0, "3s 5 6 7 9 9 J K", NULL, -1, false);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK);
     /* lowest opens the game with the spade 3 */
-    view_play(&b, r, 1, "3s 5 6 7 9 9 J K", NULL, -1, true);
+    cbt_view_play(&b, r, 1, "3s 5 6 7 9 9 J K", NULL, -1, true);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK);
     assert_true(d.cards & 1u);
     /* a 3, but not the spade 3: the rules by ranks cannot tell, the shim must */
-    view_play(&b, r, 2, "3s 3h 6 7 9 9 J K", NULL, -1, true);
+    cbt_view_play(&b, r, 2, "3s 3h 6 7 9 9 J K", NULL, -1, true);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_ILLEGAL);
     assert_true(d.cards & 1u);
     assert_non_null(strstr(d.explain, "spade 3"));
@@ -650,16 +394,16 @@ static void test_spade3_first(void **state)
 static void test_warn_single(void **state)
 {
     fx *f = *state;
-    char *p = conf_tp(f, PDK_BASE "[strategy.bad]\nplugin = illegal\nmode = fixed\nplay = 5h\n[seats]\n0 = bad\n");
-    cb_shim *s = open_ok(f, p);
-    cb_table *t = table_ok(f, s, NULL);
-    vb b;
+    char *p = cbt_conf_tp(f, PDK_BASE "[strategy.bad]\nplugin = illegal\nmode = fixed\nplay = 5h\n[seats]\n0 = bad\n");
+    cb_shim *s = cbt_open_ok(f, p);
+    cb_table *t = cbt_table_ok(f, s, NULL);
+    cbt_vb b;
     cb_decision d;
-    view_play(&b, f->api.rules(s), 0, "5h 7 9 J K", NULL, -1, false);
+    cbt_view_play(&b, f->api.rules(s), 0, "5h 7 9 J K", NULL, -1, false);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK); /* nobody is down to one */
     b.v.cards_left[1] = 1;
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_ILLEGAL);
-    assert_legal(&b.v, &d);
+    cbt_assert_legal(&b.v, &d);
     b.v.cards_left[1] = 10;
     b.v.cards_left[2] = 1; /* the seat after next does not count */
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK);
@@ -672,16 +416,16 @@ static void test_warn_single(void **state)
 static void test_short_triple(void **state)
 {
     fx *f = *state;
-    char *p = conf_tp(f, PDK_BASE "[strategy.bad]\nplugin = illegal\nmode = fixed\nplay = 3h3c3d4h\n"
-                         "[seats]\n0 = bad\n");
-    cb_shim *s = open_ok(f, p);
-    cb_table *t = table_ok(f, s, NULL);
-    vb b;
+    char *p = cbt_conf_tp(f, PDK_BASE "[strategy.bad]\nplugin = illegal\nmode = fixed\nplay = 3h3c3d4h\n"
+                             "[seats]\n0 = bad\n");
+    cb_shim *s = cbt_open_ok(f, p);
+    cb_table *t = cbt_table_ok(f, s, NULL);
+    cbt_vb b;
     cb_decision d;
-    view_play(&b, f->api.rules(s), 0, "3h 3c 3d 4h 9", NULL, -1, false);
+    cbt_view_play(&b, f->api.rules(s), 0, "3h 3c 3d 4h 9", NULL, -1, false);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_ILLEGAL);
-    assert_legal(&b.v, &d);
-    view_play(&b, f->api.rules(s), 0, "3h 3c 3d 4h", NULL, -1, false);
+    cbt_assert_legal(&b.v, &d);
+    cbt_view_play(&b, f->api.rules(s), 0, "3h 3c 3d 4h", NULL, -1, false);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK);
     f->api.table_free(t);
     f->api.free(s);
@@ -692,16 +436,16 @@ static void test_short_triple(void **state)
 static void test_bad_views(void **state)
 {
     fx *f = *state;
-    char *p = conf_tp(f, PDK_BASE "[seats]\n0 = lo\n1 = lo\n2 = lo\n");
-    cb_shim *s = open_ok(f, p);
-    cb_table *t = table_ok(f, s, NULL);
+    char *p = cbt_conf_tp(f, PDK_BASE "[seats]\n0 = lo\n1 = lo\n2 = lo\n");
+    cb_shim *s = cbt_open_ok(f, p);
+    cb_table *t = cbt_table_ok(f, s, NULL);
     const cb_rules *r = f->api.rules(s);
-    vb b;
+    cbt_vb b;
     cb_decision d;
     const char *hand = "4 5 6 7 9 9 J K";
     enum { N = 16 };
     for (int k = 0; k < N; k++) {
-        view_play(&b, r, 0, hand, "3", 2, false);
+        cbt_view_play(&b, r, 0, hand, "3", 2, false);
         cb_view *v = &b.v;
         int want = CB_ERR_VIEW;
         switch (k) {
@@ -711,12 +455,12 @@ static void test_bad_views(void **state)
         case 3: v->seat = -1; break;
         case 4: v->cards_left[0] = 7; break;                  /* hand holds 8 */
         case 5: v->phase = CB_PHASE_BID; break;
-        case 6: v->table = cards(r, "4"); b.hist[1].cards = v->table; break; /* in my hand */
+        case 6: v->table = cbt_cards(r, "4"); b.hist[1].cards = v->table; break; /* in my hand */
         case 7: v->hand |= cb_card_bit(CB_CARD_X); v->cards_left[0]++; break; /* not in the deck */
-        case 8: b.hist[0].cards = cards(r, "K"); break;       /* a played card still in my hand */
+        case 8: b.hist[0].cards = cbt_cards(r, "K"); break;       /* a played card still in my hand */
         case 9: v->table_seat = 0; break;                     /* beating my own play */
         case 10: v->nseats = 2; break;
-        case 11: v->table = cards(r, "3 4s 7s"); v->hand &= ~cards(r, "4 7"); v->cards_left[0] = 6; break; /* no shape */
+        case 11: v->table = cbt_cards(r, "3 4s 7s"); v->hand &= ~cbt_cards(r, "4 7"); v->cards_left[0] = 6; break; /* no shape */
         case 12: v->history = NULL; break;
         case 13: b.hist[0].seat = 5; break;
         case 14: v->cards_left[2] = -1; break;
@@ -727,17 +471,17 @@ static void test_bad_views(void **state)
             fail_msg("bad view case %d: %d (%s), want %d", k, rc, f->api.strerror(rc), want);
     }
     assert_int_equal(f->api.decide_play(NULL, &b.v, &d), CB_ERR_ARG);
-    view_play(&b, r, 0, hand, "3", 2, false);
+    cbt_view_play(&b, r, 0, hand, "3", 2, false);
     assert_int_equal(f->api.decide_play(t, &b.v, NULL), CB_ERR_ARG);
     /* a play view to decide_bid, a bid view to decide_play */
     assert_int_equal(f->api.decide_bid(t, &b.v, &d), CB_ERR_VIEW);
-    view_bid(&b, r, 0, hand, -1, -1, -1);
+    cbt_view_bid(&b, r, 0, hand, -1, -1, -1);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_ERR_VIEW);
     cb_strategy_stats st[4];
     int n = f->api.stats(s, st, 4);
-    assert_int_equal(stat_of(st, n, "lo")->decisions, 0);
+    assert_int_equal(cbt_stat_of(st, n, "lo")->decisions, 0);
     /* and a good view after all that */
-    view_play(&b, r, 0, hand, "3", 2, false);
+    cbt_view_play(&b, r, 0, hand, "3", 2, false);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK);
     /* view->rules NULL: the config's rules */
     b.v.rules = NULL;
@@ -750,32 +494,32 @@ static void test_bad_views(void **state)
 static void test_bids(void **state)
 {
     fx *f = *state;
-    char *p = conf_tp(f, "[game]\nrules = ddz\n[strategy.two]\nplugin = lowest\nbid = 2\n"
-                         "[strategy.bad]\nplugin = illegal\n[strategy.zero]\nplugin = lowest\n"
-                         "[seats]\n0 = two\n1 = bad\n2 = zero\n");
-    cb_shim *s = open_ok(f, p);
-    cb_table *t = table_ok(f, s, NULL);
+    char *p = cbt_conf_tp(f, "[game]\nrules = ddz\n[strategy.two]\nplugin = lowest\nbid = 2\n"
+                             "[strategy.bad]\nplugin = illegal\n[strategy.zero]\nplugin = lowest\n"
+                             "[seats]\n0 = two\n1 = bad\n2 = zero\n");
+    cb_shim *s = cbt_open_ok(f, p);
+    cb_table *t = cbt_table_ok(f, s, NULL);
     const cb_rules *r = f->api.rules(s);
     const char *hand = "3 4 5 6 7 8 9 T J Q K A 2 X D 3 4";
-    vb b;
+    cbt_vb b;
     cb_decision d;
-    view_bid(&b, r, 0, hand, -1, -1, -1);
+    cbt_view_bid(&b, r, 0, hand, -1, -1, -1);
     assert_int_equal(f->api.decide_bid(t, &b.v, &d), CB_OK);
     assert_int_equal(d.bid, 2);
     assert_int_equal(d.cards, 0);
-    view_bid(&b, r, 0, hand, -1, 1, -1);
+    cbt_view_bid(&b, r, 0, hand, -1, 1, -1);
     assert_int_equal(f->api.decide_bid(t, &b.v, &d), CB_OK);
-    view_bid(&b, r, 0, hand, -1, 0, 2); /* 2 does not top 2 */
+    cbt_view_bid(&b, r, 0, hand, -1, 0, 2); /* 2 does not top 2 */
     assert_int_equal(f->api.decide_bid(t, &b.v, &d), CB_FB_ILLEGAL);
     assert_int_equal(d.bid, 0);
     assert_true(d.flags & CB_DEC_FALLBACK);
-    view_bid(&b, r, 1, hand, 1, -1, -1);
+    cbt_view_bid(&b, r, 1, hand, 1, -1, -1);
     assert_int_equal(f->api.decide_bid(t, &b.v, &d), CB_FB_ILLEGAL); /* 7 */
     assert_int_equal(d.bid, 0);
-    view_bid(&b, r, 2, hand, 3, 0, -1);
+    cbt_view_bid(&b, r, 2, hand, 3, 0, -1);
     assert_int_equal(f->api.decide_bid(t, &b.v, &d), CB_OK);
     assert_int_equal(d.bid, 0);
-    view_bid(&b, r, 2, "3 4", -1, -1, -1); /* hand size vs cards_left is checked */
+    cbt_view_bid(&b, r, 2, "3 4", -1, -1, -1); /* hand size vs cards_left is checked */
     b.v.cards_left[2] = 5;
     assert_int_equal(f->api.decide_bid(t, &b.v, &d), CB_ERR_VIEW);
     f->api.table_free(t);
@@ -784,16 +528,16 @@ static void test_bids(void **state)
 
     /* PDK 包庄: 1 only when bao is on and nobody declared */
     for (int bao = 0; bao < 2; bao++) {
-        p = conf_tp(f, "[game]\nrules = pdk16\n[rules]\nbao = %s\n"
-                       "[strategy.one]\nplugin = lowest\nbid = 1\n[seats]\n0 = one\n",
-                    bao ? "true" : "false");
-        s = open_ok(f, p);
-        t = table_ok(f, s, NULL);
+        p = cbt_conf_tp(f, "[game]\nrules = pdk16\n[rules]\nbao = %s\n"
+                           "[strategy.one]\nplugin = lowest\nbid = 1\n[seats]\n0 = one\n",
+                        bao ? "true" : "false");
+        s = cbt_open_ok(f, p);
+        t = cbt_table_ok(f, s, NULL);
         r = f->api.rules(s);
-        view_bid(&b, r, 0, "4 5 6 7 9 9 J K", -1, -1, -1);
+        cbt_view_bid(&b, r, 0, "4 5 6 7 9 9 J K", -1, -1, -1);
         assert_int_equal(f->api.decide_bid(t, &b.v, &d), bao ? CB_OK : CB_FB_ILLEGAL);
         assert_int_equal(d.bid, bao ? 1 : 0);
-        view_bid(&b, r, 0, "4 5 6 7 9 9 J K", -1, 1, -1);
+        cbt_view_bid(&b, r, 0, "4 5 6 7 9 9 J K", -1, 1, -1);
         assert_int_equal(f->api.decide_bid(t, &b.v, &d), CB_FB_ILLEGAL);
         f->api.table_free(t);
         f->api.free(s);
@@ -806,11 +550,11 @@ static void test_bids(void **state)
 static void test_table_overrides(void **state)
 {
     fx *f = *state;
-    char *p = conf_tp(f, PDK_BASE "[strategy.p]\nplugin = passer\n[seats]\n0 = lo\n1 = lo\n2 = lo\n"
-                         "[table.t1]\n1 = p\n[table.t2]\n0 = p\n2 = p\n");
-    cb_shim *s = open_ok(f, p);
-    cb_table *t1 = table_ok(f, s, "t1"), *t2 = table_ok(f, s, "t2"), *t3 = table_ok(f, s, "t3"),
-             *t0 = table_ok(f, s, NULL);
+    char *p = cbt_conf_tp(f, PDK_BASE "[strategy.p]\nplugin = passer\n[seats]\n0 = lo\n1 = lo\n2 = lo\n"
+                             "[table.t1]\n1 = p\n[table.t2]\n0 = p\n2 = p\n");
+    cb_shim *s = cbt_open_ok(f, p);
+    cb_table *t1 = cbt_table_ok(f, s, "t1"), *t2 = cbt_table_ok(f, s, "t2"), *t3 = cbt_table_ok(f, s, "t3"),
+             *t0 = cbt_table_ok(f, s, NULL);
     assert_string_equal(f->api.table_strategy(t1, 0), "lo");
     assert_string_equal(f->api.table_strategy(t1, 1), "p");
     assert_string_equal(f->api.table_strategy(t1, 2), "lo");
@@ -822,9 +566,9 @@ static void test_table_overrides(void **state)
         assert_string_equal(f->api.table_strategy(t0, i), "lo");
     }
     assert_null(f->api.table_strategy(t0, 3));
-    vb b;
+    cbt_vb b;
     cb_decision d;
-    view_play(&b, f->api.rules(s), 1, "4 5 6 7 9 9 J K", NULL, -1, false);
+    cbt_view_play(&b, f->api.rules(s), 1, "4 5 6 7 9 9 J K", NULL, -1, false);
     assert_int_equal(f->api.decide_play(t1, &b.v, &d), CB_FB_ILLEGAL); /* the passer leads */
     assert_int_equal(f->api.decide_play(t3, &b.v, &d), CB_OK);
     f->api.table_free(t0);
@@ -840,9 +584,9 @@ static void test_table_overrides(void **state)
 static void test_table_create_fails(void **state)
 {
     fx *f = *state;
-    char *p = conf_tp(f, PDK_BASE "[strategy.f]\nplugin = failing\ncreate = env\n[seats]\n0 = lo\n2 = f\n");
+    char *p = cbt_conf_tp(f, PDK_BASE "[strategy.f]\nplugin = failing\ncreate = env\n[seats]\n0 = lo\n2 = f\n");
     g_unsetenv("CB_TEST_FAIL_CREATE");
-    cb_shim *s = open_ok(f, p);
+    cb_shim *s = cbt_open_ok(f, p);
     char err[1024] = "";
     g_setenv("CB_TEST_FAIL_CREATE", "1", TRUE);
     assert_null(f->api.table_new(s, "x", err, sizeof err));
@@ -853,16 +597,16 @@ static void test_table_create_fails(void **state)
     assert_int_equal(f->api.reload(s, err, sizeof err), -1);
     assert_non_null(strstr(err, "[strategy.f]"));
     g_unsetenv("CB_TEST_FAIL_CREATE");
-    cb_table *t = table_ok(f, s, NULL);
+    cb_table *t = cbt_table_ok(f, s, NULL);
     assert_int_equal(f->api.reload(s, err, sizeof err), 0);
     g_setenv("CB_TEST_FAIL_CREATE", "1", TRUE);
-    vb b;
+    cbt_vb b;
     cb_decision d;
-    view_play(&b, f->api.rules(s), 2, "4 5 6 7 9 9 J K", NULL, -1, false);
+    cbt_view_play(&b, f->api.rules(s), 2, "4 5 6 7 9 9 J K", NULL, -1, false);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_NO_PLUGIN);
-    assert_legal(&b.v, &d);
+    cbt_assert_legal(&b.v, &d);
     g_unsetenv("CB_TEST_FAIL_CREATE");
-    view_play(&b, f->api.rules(s), 0, "4 5 6 7 9 9 J K", NULL, -1, false);
+    cbt_view_play(&b, f->api.rules(s), 0, "4 5 6 7 9 9 J K", NULL, -1, false);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK);
     f->api.table_free(t);
     f->api.free(s);
@@ -872,25 +616,25 @@ static void test_table_create_fails(void **state)
 static void test_reload(void **state)
 {
     fx *f = *state;
-    char *p = conf_tp(f, PDK_BASE "[strategy.bad]\nplugin = illegal\n[seats]\n0 = bad\n1 = lo\n2 = lo\n"
-                         "[match]\ngames = 10\n");
+    char *p = cbt_conf_tp(f, PDK_BASE "[strategy.bad]\nplugin = illegal\n[seats]\n0 = bad\n1 = lo\n2 = lo\n"
+                             "[match]\ngames = 10\n");
     char *good2 = g_strdup_printf("[shim]\nplugin_dir = %s\n" PDK_BASE
                                   "[strategy.bad]\nplugin = illegal\n[seats]\n0 = lo\n1 = bad\n2 = lo\n"
                                   "[match]\ngames = 20\n", f->tplugs);
     char *broken = g_strdup_printf("[shim]\nplugin_dir = %s\n" PDK_BASE "[seats]\n0 = nobody\n", f->tplugs);
     char *other_rules = g_strdup_printf("[shim]\nplugin_dir = %s\n" PDK_BASE "[rules]\nmust_beat = false\n"
                                         "[seats]\n0 = lo\n", f->tplugs);
-    cb_shim *s = open_ok(f, p);
+    cb_shim *s = cbt_open_ok(f, p);
     const cb_rules *r = f->api.rules(s);
-    cb_table *t = table_ok(f, s, NULL);
-    vb b;
+    cb_table *t = cbt_table_ok(f, s, NULL);
+    cbt_vb b;
     cb_decision d;
-    view_play(&b, r, 0, "4 5 6 7 9 9 J K", NULL, -1, false);
+    cbt_view_play(&b, r, 0, "4 5 6 7 9 9 J K", NULL, -1, false);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_ILLEGAL);
 
     /* a broken file: -1, a message naming it, the old config keeps running */
     char err[1024] = "";
-    rewrite(p, broken);
+    cbt_rewrite(p, broken);
     assert_int_equal(f->api.reload(s, err, sizeof err), -1);
     assert_non_null(strstr(err, p));
     assert_non_null(strstr(err, "[seats] 0"));
@@ -903,27 +647,27 @@ static void test_reload(void **state)
     assert_non_null(strstr(err, "cannot read"));
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_ILLEGAL);
     /* other rules: refused, the rules pointer stays valid and unchanged */
-    rewrite(p, other_rules);
+    cbt_rewrite(p, other_rules);
     assert_int_equal(f->api.reload(s, err, sizeof err), -1);
     assert_non_null(strstr(err, "[game] rules"));
     assert_true(f->api.rules(s) == r);
     assert_true(r->must_beat);
 
     /* a good change: the live table switches at its next decision, a new table at once */
-    rewrite(p, good2);
+    cbt_rewrite(p, good2);
     assert_int_equal(f->api.reload(s, err, sizeof err), 0);
     assert_string_equal(f->api.get(s, "match", "games"), "20");
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK);
     assert_string_equal(f->api.table_strategy(t, 0), "lo");
     assert_string_equal(f->api.table_strategy(t, 1), "bad");
-    cb_table *t2 = table_ok(f, s, NULL);
+    cb_table *t2 = cbt_table_ok(f, s, NULL);
     assert_string_equal(f->api.table_strategy(t2, 0), "lo");
     /* statistics survive the switch */
     cb_strategy_stats st[8];
     int n = f->api.stats(s, st, 8);
-    assert_int_equal(stat_of(st, n, "bad")->decisions, 3);
-    assert_int_equal(stat_of(st, n, "bad")->fallbacks[CB_FB_ILLEGAL], 3);
-    assert_int_equal(stat_of(st, n, "lo")->decisions, 1);
+    assert_int_equal(cbt_stat_of(st, n, "bad")->decisions, 3);
+    assert_int_equal(cbt_stat_of(st, n, "bad")->fallbacks[CB_FB_ILLEGAL], 3);
+    assert_int_equal(cbt_stat_of(st, n, "lo")->decisions, 1);
     /* the shim may be freed before its tables: they keep it alive */
     f->api.free(s);
     assert_int_equal(f->api.decide_play(t2, &b.v, &d), CB_OK);
@@ -955,9 +699,9 @@ static gpointer work(gpointer data)
         w->bad = -1;
         return NULL;
     }
-    vb b;
+    cbt_vb b;
     cb_decision d;
-    view_play(&b, w->f->api.rules(w->s), w->seat, "4 5 6 7 9 9 J K", "3", (w->seat + 2) % 3, false);
+    cbt_view_play(&b, w->f->api.rules(w->s), w->seat, "4 5 6 7 9 9 J K", "3", (w->seat + 2) % 3, false);
     while (!g_atomic_int_get(w->stop)) {
         int rc = w->f->api.decide_play(t, &b.v, &d);
         if (rc != CB_OK || d.cards == 0)
@@ -971,13 +715,13 @@ static gpointer work(gpointer data)
 static void test_threads(void **state)
 {
     fx *f = *state;
-    char *p = conf_tp(f, PDK_BASE "[strategy.lo2]\nplugin = lowest\n[seats]\n0 = lo\n1 = lo\n2 = lo\n");
+    char *p = cbt_conf_tp(f, PDK_BASE "[strategy.lo2]\nplugin = lowest\n[seats]\n0 = lo\n1 = lo\n2 = lo\n");
     char *alt = g_strdup_printf("[shim]\nplugin_dir = %s\n" PDK_BASE
                                 "[strategy.lo2]\nplugin = lowest\n[seats]\n0 = lo2\n1 = lo2\n2 = lo\n",
                                 f->tplugs);
     char *orig = NULL;
     assert_true(g_file_get_contents(p, &orig, NULL, NULL));
-    cb_shim *s = open_ok(f, p);
+    cb_shim *s = cbt_open_ok(f, p);
     enum { NT = 4 };
     gint stop = 0;
     worker w[NT];
@@ -990,7 +734,7 @@ static void test_threads(void **state)
     cb_strategy_stats st[8];
     for (int k = 0; k < 20; k++) {
         g_usleep(2000);
-        rewrite(p, k % 2 ? orig : alt);
+        cbt_rewrite(p, k % 2 ? orig : alt);
         assert_int_equal(f->api.reload(s, err, sizeof err), 0);
         (void)f->api.stats(s, st, 8);
     }
@@ -1008,8 +752,8 @@ static void test_threads(void **state)
         total += st[i].decisions;
     assert_int_equal(total, done);
     /* the tables did switch between the two seatings while they ran */
-    assert_true(stat_of(st, n, "lo2")->decisions > 0);
-    assert_true(stat_of(st, n, "lo")->decisions > 0);
+    assert_true(cbt_stat_of(st, n, "lo2")->decisions > 0);
+    assert_true(cbt_stat_of(st, n, "lo")->decisions > 0);
     f->api.free(s);
     g_free(orig);
     g_free(alt);
@@ -1052,5 +796,5 @@ int main(void)
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_strerror),
     };
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    return cmocka_run_group_tests(tests, group_setup, cbt_shimfix_teardown);
 }

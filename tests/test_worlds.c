@@ -20,82 +20,35 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "support/plugload.h"
+#include "support/botfix.h"
 #include "cardbot/bot.h"
 #include "support/randhand.h"
 #include "../plugin/common/policy.h"
 #include "../plugin/common/worlds.h"
 
 typedef struct api {
-    void *so;
+    void *so; /* first: the state of cbt_plugin_setup (tests/support/plugload.h) */
     int (*from_view)(cb_worlds *, const cb_view *, char *, size_t);
     int (*sample)(cb_worlds *, cb_rng *, cb_cards[3], cb_cards *);
     bool (*consistent)(const cb_worlds *, const cb_cards[3], cb_cards);
     void (*wfree)(cb_worlds *);
-    void (*deal_init)(cb_deal *, const cb_rules *, const cb_cards[3], int, int, int, cb_cards);
-    int (*deal_step)(cb_deal *, const cb_move *, char *, size_t);
-    void (*deal_view)(const cb_deal *, const int[3], uint64_t, cb_view *);
-    void (*deal_ctx)(const cb_deal *, cb_ctx *);
-    void (*hcfg_level)(cb_hcfg *, int);
-    int (*hws_init)(cb_hws *);
-    void (*hws_free)(cb_hws *);
-    int (*heur_policy)(void *, const cb_deal *, cb_move *);
+    cbt_deal_api common; /* plugin/common: the deal helper and the shared heuristic */
 } api;
-
-#define SYM(field, name)                                   \
-    do {                                                   \
-        *(void **)&a->field = dlsym(a->so, name);          \
-        if (!a->field) {                                   \
-            print_error("missing symbol %s\n", name);      \
-            ok = false;                                    \
-        }                                                  \
-    } while (0)
 
 static int setup(void **state)
 {
-    api *a = calloc(1, sizeof *a);
-    if (!a)
-        return -1;
-    a->so = cbt_open_plugin("ismcts");
-    if (!a->so) {
-        free(a);
-        return -1;
-    }
-    bool ok = true;
-    SYM(from_view, "cb_worlds_from_view");
-    SYM(sample, "cb_worlds_sample");
-    SYM(consistent, "cb_worlds_consistent");
-    SYM(wfree, "cb_worlds_free");
-    SYM(deal_init, "cb_deal_init");
-    SYM(deal_step, "cb_deal_step");
-    SYM(deal_view, "cb_deal_view");
-    SYM(deal_ctx, "cb_deal_ctx");
-    SYM(hcfg_level, "cb_hcfg_level");
-    SYM(hws_init, "cb_hws_init");
-    SYM(hws_free, "cb_hws_free");
-    SYM(heur_policy, "cb_heur_deal_policy");
-    if (!ok) {
-        dlclose(a->so);
-        free(a);
-        return -1;
-    }
-    *state = a;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    api *a = *state;
-    if (a) {
-        dlclose(a->so);
-        free(a);
-    }
-    return 0;
+    static const cbt_sym syms[] = {
+        {"cb_worlds_from_view", offsetof(api, from_view)},
+        {"cb_worlds_sample", offsetof(api, sample)},
+        {"cb_worlds_consistent", offsetof(api, consistent)},
+        {"cb_worlds_free", offsetof(api, wfree)},
+        CBT_DEAL_API_SYMS(api, common),
+    };
+    return cbt_plugin_setup(state, "ismcts", sizeof(api), syms, sizeof syms / sizeof syms[0]);
 }
 
 /* ---- what the record proves, kept by the test while it plays ---- */
@@ -209,7 +162,7 @@ static void check_world(const game *G, const cb_view *v, const cb_cards w[3], cb
 static int pick_random(game *G, cb_move *out)
 {
     cb_ctx ctx;
-    G->a->deal_ctx(&G->g, &ctx);
+    G->a->common.deal_ctx(&G->g, &ctx);
     int n = cb_legal_moves(&G->r, &ctx, G->moves, CB_MOVES_CAP);
     if (n <= 0)
         return -1;
@@ -222,29 +175,6 @@ static int pick_random(game *G, cb_move *out)
 typedef struct tally {
     long views, worlds, failures, proofs_checked;
 } tally;
-
-static void deal_random(game *G, cb_cards h[3], cb_cards *bottom)
-{
-    int ids[CB_NCARDS], n = 0;
-    for (int i = 0; i < CB_NCARDS; i++)
-        if (G->r.deck & cb_card_bit(i))
-            ids[n++] = i;
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)cbt_rng_below(&G->rng, (uint32_t)(i + 1));
-        int t = ids[i];
-        ids[i] = ids[j];
-        ids[j] = t;
-    }
-    int k = 0;
-    for (int s = 0; s < 3; s++) {
-        h[s] = 0;
-        for (int c = 0; c < G->r.hand_size; c++)
-            h[s] |= cb_card_bit(ids[k++]);
-    }
-    *bottom = 0;
-    for (; k < n; k++)
-        *bottom |= cb_card_bit(ids[k]);
-}
 
 static void sample_view(game *G, cb_worlds *W, const cb_view *v, const cb_cards truth[3], cb_cards truth_bottom,
                         cb_rng *wr, int k, bool bidding, tally *t)
@@ -280,15 +210,15 @@ static void run_rules(const api *a, const char *preset, const char *flag, const 
     const cb_rules *r = &G->r;
     bool ddz = r->game == CB_GAME_DDZ;
     cbt_rng_seed(&G->rng, seed);
-    a->hcfg_level(&G->heur.cfg, 6);
-    assert_int_equal(a->hws_init(&G->heur.ws), 0);
+    a->common.hcfg_level(&G->heur.cfg, 6);
+    assert_int_equal(a->common.hws_init(&G->heur.ws), 0);
     cb_worlds W;
     memset(&W, 0, sizeof W);
     cb_rng wr;
     cb_rng_seed(&wr, seed ^ 0x5EED);
     for (int gi = 0; gi < games; gi++) {
         cb_cards h[3], bottom;
-        deal_random(G, h, &bottom);
+        cbt_deal(&G->rng, G->r.deck, G->r.hand_size, h, &bottom);
         /* bidding: my hand only (PDK: the spade 3 is with the first seat; DDZ: the bottom too) */
         {
             int me = (int)cbt_rng_below(&G->rng, 3);
@@ -298,21 +228,7 @@ static void run_rules(const api *a, const char *preset, const char *flag, const 
                     if (h[s] & cb_card_bit(cb_card_id(CB_RANK_3, CB_SUIT_S)))
                         first = s;
             cb_view v;
-            memset(&v, 0, sizeof v);
-            v.struct_size = sizeof v;
-            v.abi_version = CB_ABI_VERSION;
-            v.rules = r;
-            v.phase = CB_PHASE_BID;
-            v.seat = me;
-            v.nseats = 3;
-            v.first_seat = first;
-            v.hand = h[me];
-            for (int s = 0; s < 3; s++) {
-                v.cards_left[s] = r->hand_size;
-                v.bids[s] = -1;
-            }
-            v.landlord = -1;
-            v.table_seat = -1;
+            cbt_view_init(&v, r, CB_PHASE_BID, me, first, h[me]);
             G->nproofs = 0;
             sample_view(G, &W, &v, h, ddz ? bottom : 0, &wr, 2, true, t);
         }
@@ -322,7 +238,7 @@ static void run_rules(const api *a, const char *preset, const char *flag, const 
         G->g.hist = G->hist;
         G->g.hist_cap = 400;
         G->g.check = true;
-        a->deal_init(&G->g, r, h, -1, ddz ? 0 : -1, 1, ddz ? bottom : 0);
+        a->common.deal_init(&G->g, r, h, -1, ddz ? 0 : -1, 1, ddz ? bottom : 0);
         G->nproofs = 0;
         for (int s = 0; s < 3; s++)
             G->random_seat[s] = cbt_rng_below(&G->rng, 2) == 0;
@@ -331,20 +247,21 @@ static void run_rules(const api *a, const char *preset, const char *flag, const 
             /* a view of the seat to act, now and then */
             if (cbt_rng_below(&G->rng, 4) == 0) {
                 cb_view v;
-                a->deal_view(&G->g, ddz ? bids : NULL, cbt_rng_next(&G->rng), &v);
+                a->common.deal_view(&G->g, ddz ? bids : NULL, cbt_rng_next(&G->rng), &v);
                 sample_view(G, &W, &v, G->g.hands, 0, &wr, 3, false, t);
             }
             cb_move m;
-            int rc = G->random_seat[G->g.turn] ? pick_random(G, &m) : a->heur_policy(&G->heur, &G->g, &m);
+            int rc = G->random_seat[G->g.turn] ? pick_random(G, &m)
+                                               : a->common.heur_policy(&G->heur, &G->g, &m);
             assert_int_equal(rc, 0);
             record_proof(G, &m);
             char why[120] = "";
-            if (a->deal_step(&G->g, &m, why, sizeof why) < 0)
+            if (a->common.deal_step(&G->g, &m, why, sizeof why) < 0)
                 fail_msg("%s: a policy broke the rules: %s", preset, why);
         }
     }
     a->wfree(&W);
-    a->hws_free(&G->heur.ws);
+    a->common.hws_free(&G->heur.ws);
     free(G);
 }
 
@@ -396,22 +313,11 @@ static void test_impossible_records(void **state)
     cb_cards mine;
     assert_int_equal(cb_cards_parse("3s3h3c4s4h4c5s5h5c6s6h6c7s7h7c", deck, &mine, NULL, 0), 0);
     cb_view v;
-    memset(&v, 0, sizeof v);
-    v.struct_size = sizeof v;
-    v.abi_version = CB_ABI_VERSION;
-    v.rules = &r;
-    v.phase = CB_PHASE_PLAY;
-    v.seat = 0;
-    v.nseats = 3;
-    v.first_seat = 0;
-    v.hand = mine;
+    cbt_view_init(&v, &r, CB_PHASE_PLAY, 0, 0, mine);
     v.cards_left[0] = 15;
     v.cards_left[1] = v.cards_left[2] = 16;
-    v.bids[0] = v.bids[1] = v.bids[2] = -1;
-    v.landlord = -1;
     v.history = h1;
     v.nhistory = 3;
-    v.table_seat = -1;
     cb_worlds W;
     memset(&W, 0, sizeof W);
     assert_int_equal(a->from_view(&W, &v, NULL, 0), 0);
@@ -453,5 +359,5 @@ int main(void)
         cmocka_unit_test(test_random_histories),
         cmocka_unit_test(test_impossible_records),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, cbt_plugin_teardown);
 }

@@ -46,17 +46,34 @@ static void print_moves(cb_move *moves, int n)
     }
 }
 
+/* The preamble of every rules tool: parse its options (entries, may be NULL) with --rules and
+ * --flag, resolve the rules into *r. extra: NULL when words after the options are the tool's
+ * input; else they are an error, the message ending in extra (a hint, or ""). Returns 0 or the
+ * exit status, the problem printed. */
+static int tool_args(const char *cmd, const char *summary, const GOptionEntry *entries,
+                     const char *extra, int *argc, char ***argv, cb_rules *r)
+{
+    cb_cli_rules_opt ro = {0};
+    GOptionContext *ctx = g_option_context_new(summary);
+    if (entries)
+        g_option_context_add_main_entries(ctx, entries, NULL);
+    cb_cli_add_rules_options(ctx, &ro);
+    int rc = cb_cli_parse(cmd, ctx, argc, argv);
+    if (rc == 0)
+        rc = cb_cli_rules_resolve(cmd, &ro, r);
+    cb_cli_rules_opt_free(&ro);
+    if (rc == 0 && extra && *argc > 1) {
+        cb_cli_error(cmd, "unexpected argument '%s'%s", (*argv)[1], extra);
+        rc = CB_CLI_EXIT_USAGE;
+    }
+    return rc;
+}
+
 int cb_cmd_classify(int argc, char **argv)
 {
     const char *cmd = "classify";
-    cb_cli_rules_opt ro = {0};
-    GOptionContext *ctx = g_option_context_new("CARDS - classify one play");
-    cb_cli_add_rules_options(ctx, &ro);
-    int rc = cb_cli_parse(cmd, ctx, &argc, &argv);
     cb_rules r;
-    if (rc == 0)
-        rc = cb_cli_rules_resolve(cmd, &ro, &r);
-    cb_cli_rules_opt_free(&ro);
+    int rc = tool_args(cmd, "CARDS - classify one play", NULL, NULL, &argc, &argv, &r);
     if (rc)
         return rc;
     if (argc < 2) {
@@ -96,7 +113,6 @@ int cb_cmd_classify(int argc, char **argv)
 int cb_cmd_moves(int argc, char **argv)
 {
     const char *cmd = "moves";
-    cb_cli_rules_opt ro = {0};
     char *hand_text = NULL, *beat_text = NULL;
     gboolean next_has_one = FALSE, first_play = FALSE;
     const GOptionEntry entries[] = {
@@ -106,20 +122,11 @@ int cb_cmd_moves(int argc, char **argv)
         {"first-play", 0, 0, G_OPTION_ARG_NONE, &first_play, "The game's first play (spade3_first)", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
-    GOptionContext *octx = g_option_context_new("- list every legal play, sorted");
-    g_option_context_add_main_entries(octx, entries, NULL);
-    cb_cli_add_rules_options(octx, &ro);
-    int rc = cb_cli_parse(cmd, octx, &argc, &argv);
     cb_rules r;
-    if (rc == 0)
-        rc = cb_cli_rules_resolve(cmd, &ro, &r);
-    cb_cli_rules_opt_free(&ro);
+    int rc = tool_args(cmd, "- list every legal play, sorted", entries, " (the hand goes in --hand)",
+                       &argc, &argv, &r);
 
     cb_counts hand = 0, beat = 0;
-    if (rc == 0 && argc > 1) {
-        cb_cli_error(cmd, "unexpected argument '%s' (the hand goes in --hand)", argv[1]);
-        rc = CB_CLI_EXIT_USAGE;
-    }
     if (rc == 0 && !hand_text) {
         cb_cli_error(cmd, "missing --hand CARDS");
         rc = CB_CLI_EXIT_USAGE;
@@ -191,19 +198,9 @@ static char *trim(char *s)
 int cb_cmd_minhands(int argc, char **argv)
 {
     const char *cmd = "minhands";
-    cb_cli_rules_opt ro = {0};
-    GOptionContext *ctx = g_option_context_new(
-        "- fewest plays to empty each hand read from stdin (one hand per line)");
-    cb_cli_add_rules_options(ctx, &ro);
-    int rc = cb_cli_parse(cmd, ctx, &argc, &argv);
     cb_rules r;
-    if (rc == 0)
-        rc = cb_cli_rules_resolve(cmd, &ro, &r);
-    cb_cli_rules_opt_free(&ro);
-    if (rc == 0 && argc > 1) {
-        cb_cli_error(cmd, "unexpected argument '%s' (hands are read from stdin)", argv[1]);
-        rc = CB_CLI_EXIT_USAGE;
-    }
+    int rc = tool_args(cmd, "- fewest plays to empty each hand read from stdin (one hand per line)",
+                       NULL, " (hands are read from stdin)", &argc, &argv, &r);
     if (rc)
         return rc;
 
@@ -241,24 +238,14 @@ int cb_cmd_minhands(int argc, char **argv)
 int cb_cmd_universe(int argc, char **argv)
 {
     const char *cmd = "universe";
-    cb_cli_rules_opt ro = {0};
     gboolean count_only = FALSE;
     const GOptionEntry entries[] = {
         {"count", 'c', 0, G_OPTION_ARG_NONE, &count_only, "Print only the number of plays", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
-    GOptionContext *ctx = g_option_context_new("- every distinct play the rules allow, by ranks, sorted");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    cb_cli_add_rules_options(ctx, &ro);
-    int rc = cb_cli_parse(cmd, ctx, &argc, &argv);
     cb_rules r;
-    if (rc == 0)
-        rc = cb_cli_rules_resolve(cmd, &ro, &r);
-    cb_cli_rules_opt_free(&ro);
-    if (rc == 0 && argc > 1) {
-        cb_cli_error(cmd, "unexpected argument '%s'", argv[1]);
-        rc = CB_CLI_EXIT_USAGE;
-    }
+    int rc = tool_args(cmd, "- every distinct play the rules allow, by ranks, sorted", entries, "",
+                       &argc, &argv, &r);
     if (rc)
         return rc;
 

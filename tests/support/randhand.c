@@ -14,6 +14,14 @@ uint64_t cbt_rng_next(cbt_rng *g)
     return z ^ (z >> 31);
 }
 
+void cbt_rng_seed_named(cbt_rng *g, uint64_t seed, const char *name)
+{
+    uint64_t h = seed;
+    for (const char *p = name; *p; p++)
+        h = (h ^ (uint8_t)*p) * 0x100000001B3ull;
+    cbt_rng_seed(g, h);
+}
+
 uint32_t cbt_rng_below(cbt_rng *g, uint32_t n)
 {
     /* multiply-shift: the bias is at most n / 2^32, far below anything a test can notice */
@@ -122,4 +130,27 @@ cb_counts cbt_hand_with(cbt_rng *g, cb_counts pool, int n, int must, int heavy)
     pool = cb_count_add(pool, must, -1);
     cb_counts hand = heavy ? cbt_hand_heavy(g, pool, n - 1) : cbt_hand_uniform(g, pool, n - 1);
     return cb_count_add(hand, must, 1);
+}
+
+void cbt_deal(cbt_rng *g, cb_cards deck, int hand_size, cb_cards h[3], cb_cards *bottom)
+{
+    int ids[CB_NCARDS], n = 0;
+    for (int i = 0; i < CB_NCARDS; i++)
+        if (deck & cb_card_bit(i))
+            ids[n++] = i;
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)cbt_rng_below(g, (uint32_t)(i + 1));
+        int t = ids[i];
+        ids[i] = ids[j];
+        ids[j] = t;
+    }
+    int k = 0;
+    for (int s = 0; s < 3; s++) {
+        h[s] = 0;
+        for (int c = 0; c < hand_size; c++)
+            h[s] |= cb_card_bit(ids[k++]);
+    }
+    *bottom = 0;
+    for (; k < n; k++)
+        *bottom |= cb_card_bit(ids[k]);
 }

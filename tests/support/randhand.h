@@ -16,6 +16,9 @@ typedef struct cbt_rng {
 
 void cbt_rng_seed(cbt_rng *g, uint64_t seed);
 uint64_t cbt_rng_next(cbt_rng *g);
+/* Seed g with its own stream for name (seed mixed with the name's bytes, FNV-1a style): each
+ * variant of a test replays alone with the same seed. */
+void cbt_rng_seed_named(cbt_rng *g, uint64_t seed, const char *name);
 /* Uniform in 0..n-1 (n >= 1). */
 uint32_t cbt_rng_below(cbt_rng *g, uint32_t n);
 /* True with probability num/den. */
@@ -37,6 +40,10 @@ cb_counts cbt_hand_chainy(cbt_rng *g, cb_counts pool, int n);
 /* A hand of n cards that holds at least one card of rank `must` (which the pool must hold),
  * the rest uniform or heavy. */
 cb_counts cbt_hand_with(cbt_rng *g, cb_counts pool, int n, int must, int heavy);
+
+/* A whole deal of real cards: the deck shuffled (Fisher-Yates, cbt_rng_below), the first
+ * hand_size cards of it to seat 0, the next to seat 1, then seat 2, the rest to *bottom. */
+void cbt_deal(cbt_rng *g, cb_cards deck, int hand_size, cb_cards h[3], cb_cards *bottom);
 
 /* Is a a sub-multiset of b (every rank count of a <= that of b)? */
 static inline int cbt_counts_le(cb_counts a, cb_counts b)

@@ -1,0 +1,36 @@
+/* cardbot tests — the fixture of the bot plugin tests (see botfix.h). */
+#include "botfix.h"
+
+#include <string.h>
+
+int cbt_bot_plugin_setup(void **state, const char *name)
+{
+    static const cbt_sym syms[] = {
+        {CB_PLUGIN_ENTRY, offsetof(cbt_bot_plugin, entry)},
+        CBT_DEAL_API_SYMS(cbt_bot_plugin, common),
+    };
+    if (cbt_plugin_setup(state, name, sizeof(cbt_bot_plugin), syms, sizeof syms / sizeof syms[0]))
+        return -1;
+    cbt_bot_plugin *p = *state;
+    p->bot = p->entry();
+    return 0;
+}
+
+void cbt_view_init(cb_view *v, const cb_rules *r, int phase, int seat, int first, cb_cards hand)
+{
+    memset(v, 0, sizeof *v);
+    v->struct_size = sizeof *v;
+    v->abi_version = CB_ABI_VERSION;
+    v->rules = r;
+    v->phase = phase;
+    v->seat = seat;
+    v->nseats = 3;
+    v->first_seat = first;
+    v->hand = hand;
+    for (int s = 0; s < 3; s++) {
+        v->cards_left[s] = r->hand_size;
+        v->bids[s] = -1;
+    }
+    v->landlord = -1;
+    v->table_seat = -1;
+}

@@ -1,0 +1,94 @@
+/* cardbot tests — the fixture of the shim tests (test_shim.c, test_isolation.c).
+ *
+ * The shim is the built libcardbot-shim.so of one variant ($CB_BUILD, default build/plain),
+ * loaded with dlopen exactly as a host in another language would, its API resolved by name;
+ * the fault-injection plugins are $CB_BUILD/tests/plugins/NAME.so. Configs are written to a
+ * fresh temp directory, removed again at teardown. Views are built from card text.
+ *
+ * Everything here fails the running cmocka test (fail_msg / assert_*) on a problem, so the
+ * tests read as the checks they make.
+ */
+#ifndef CBT_SHIMFIX_H
+#define CBT_SHIMFIX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cardbot/shim.h"
+
+/* The shim's API, resolved from the .so. */
+typedef struct cbt_shim_api {
+    void *dl;
+    cb_shim *(*open)(const char *, char *, size_t);
+    int (*reload)(cb_shim *, char *, size_t);
+    void (*free)(cb_shim *);
+    const cb_rules *(*rules)(const cb_shim *);
+    const char *(*get)(const cb_shim *, const char *, const char *);
+    cb_table *(*table_new)(cb_shim *, const char *, char *, size_t);
+    void (*table_free)(cb_table *);
+    const char *(*table_strategy)(const cb_table *, int);
+    int (*decide_bid)(cb_table *, const cb_view *, cb_decision *);
+    int (*decide_play)(cb_table *, const cb_view *, cb_decision *);
+    int (*stats)(cb_shim *, cb_strategy_stats *, int);
+    const char *(*strerror)(int);
+} cbt_shim_api;
+
+typedef struct cbt_shimfix {
+    cbt_shim_api api;
+    char *build;  /* absolute $CB_BUILD */
+    char *tplugs; /* absolute $CB_BUILD/tests/plugins */
+    char *tmp;    /* temp dir for configs */
+    int nfiles;
+} cbt_shimfix;
+
+/* cmocka group setup: load the shim, make the temp dir (g_dir_make_tmp template tmpl), store
+ * the fixture in *state. who prefixes the messages on stderr. Returns 0 or -1. */
+int cbt_shimfix_setup(void **state, const char *who, const char *tmpl);
+/* cmocka group teardown: remove the temp dir and its files. The shim stays loaded: glib keeps
+ * process-wide state that must not vanish under it. */
+int cbt_shimfix_teardown(void **state);
+
+/* ---- configs ---- */
+
+/* Write a config (printf-style) to a new file in the temp dir; returns its path (g_free). */
+char *cbt_conf_raw(cbt_shimfix *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same, with [shim] plugin_dir pointing at the test plugins prepended (GKeyFile merges a
+ * second [shim] group in the body into it). */
+#define cbt_conf_tp(f, fmt, ...) \
+    cbt_conf_raw((f), "[shim]\nplugin_dir = %s\n" fmt, (f)->tplugs, ##__VA_ARGS__)
+/* Replace the contents of a config file. */
+void cbt_rewrite(const char *path, const char *body);
+
+/* Open must fail with a message holding every one of the NULL-terminated needles. */
+void cbt_expect_open_error(cbt_shimfix *f, const char *path, ...) __attribute__((sentinel));
+cb_shim *cbt_open_ok(cbt_shimfix *f, const char *path);
+/* A table of s (id NULL: the default seating). */
+cb_table *cbt_table_ok(cbt_shimfix *f, cb_shim *s, const char *id);
+
+/* ---- views ---- */
+
+typedef struct cbt_vb {
+    cb_view v;
+    cb_play_rec hist[8];
+} cbt_vb;
+
+/* Card text in the rules' deck. */
+cb_cards cbt_cards(const cb_rules *r, const char *text);
+/* A three-seat play view for seat: hand, the play to beat (NULL: lead) made by table_seat,
+ * first = the game's first play (no history; else one earlier play by the next seat, the
+ * highest deck card that is neither mine nor on the table), others holding 10 cards each,
+ * budget 0, seed 1. */
+void cbt_view_play(cbt_vb *b, const cb_rules *r, int seat, const char *hand, const char *table,
+                   int table_seat, bool first);
+/* The same view in the bidding phase with bids b0, b1, b2. */
+void cbt_view_bid(cbt_vb *b, const cb_rules *r, int seat, const char *hand, int b0, int b1, int b2);
+
+/* ---- answers ---- */
+
+/* Is the decision a legal play for the view (checked with core, as the host would)? On the
+ * PDK first play it must hold the spade 3 itself. */
+void cbt_assert_legal(const cb_view *v, const cb_decision *d);
+/* The statistics entry of strategy name among st[0..n). */
+const cb_strategy_stats *cbt_stat_of(const cb_strategy_stats *st, int n, const char *name);
+
+#endif

@@ -23,7 +23,13 @@ int ism_endgame(ism *m, const is_setup *S, const cb_move *moves, int nmoves, int
     int got = 0;
     for (int k = 0; k < want_worlds; k++) {
         cb_cards hands[3];
-        if (cb_worlds_sample(&w, &rng, hands, NULL) != 0)
+        /* Two worlds in three come from the belief pool (weighted by how well they explain the
+         * record), one in three uniformly from every consistent world: when several plays win
+         * in the worlds the opponent model believes, the one that also wins where the model is
+         * wrong is preferred (a play that wins in every world beats one that needs the model). */
+        if (S->belief && S->belief->n > 0 && k % 3 != 2)
+            cb_belief_draw(S->belief, &rng, hands);
+        else if (cb_worlds_sample(&w, &rng, hands, NULL) != 0)
             return got > 0 ? got : -1;
         is_pos p;
         memset(&p, 0, sizeof p);

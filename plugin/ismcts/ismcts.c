@@ -61,6 +61,7 @@
 #define DEFAULT_ITERATIONS 1000
 #define DEFAULT_BELIEF 0.1
 #define DEFAULT_BELIEF_WORLDS 300
+#define DEFAULT_TREE_EXACT 8
 
 /* ---- parameters ---- */
 
@@ -98,7 +99,7 @@ static int parse_prob(const char *s, double lo, double hi, double *out)
 
 static const char *const known_keys =
     "iterations, time_ms, threads, threshold, bid1, bid2, bid3, exploration, rollout, seed, bid_samples, width, "
-    "tree_width, partner_width, opponent_width, endgame, opponents, belief, belief_worlds";
+    "tree_width, partner_width, opponent_width, endgame, opponents, belief, belief_worlds, tree_exact, rollout_exact";
 
 static int parse_params(const cb_param *params, int nparams, is_params *p, char *err, size_t errlen)
 {
@@ -119,6 +120,7 @@ static int parse_params(const cb_param *params, int nparams, is_params *p, char 
     p->opponent_width = 1;
     p->belief = DEFAULT_BELIEF;
     p->belief_worlds = DEFAULT_BELIEF_WORLDS;
+    p->tree_exact = DEFAULT_TREE_EXACT;
     bool have_iter = false, have_time = false;
     for (int i = 0; i < nparams; i++) {
         const char *k = params[i].key ? params[i].key : "";
@@ -217,6 +219,15 @@ static int parse_params(const cb_param *params, int nparams, is_params *p, char 
                 return -1;
             }
             p->belief = f;
+        } else if (strcmp(k, "tree_exact") == 0 || strcmp(k, "rollout_exact") == 0) {
+            if (parse_u64(v, 1, 512, &x) != 0) {
+                set_err(err, errlen, "ismcts: %s: '%s' is not a count 1..512", k, v);
+                return -1;
+            }
+            if (k[0] == 't')
+                p->tree_exact = (int)x;
+            else
+                p->rollout_exact = (int)x;
         } else if (strcmp(k, "belief_worlds") == 0) {
             if (parse_u64(v, 1, 100000, &x) != 0) {
                 set_err(err, errlen, "ismcts: belief_worlds: '%s' is not a count 1..100000%s", v, "");
@@ -476,6 +487,8 @@ static int ism_play(void *inst, const cb_view *v, cb_decision *out)
     S.k_own = m->p.tree_width;
     S.k_partner = m->p.partner_width;
     S.k_opp = m->p.opponent_width;
+    S.tree_exact = m->p.tree_exact;
+    S.rollout_exact = m->p.rollout_exact;
     int endgame = m->p.endgame >= 0 ? m->p.endgame : (ddz ? 12 : 14);
     S.leaf_cards = endgame > 2 ? endgame - 2 : 0;
     S.leaf_limit = 4000;

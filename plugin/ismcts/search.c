@@ -320,6 +320,10 @@ static void *thread_main(void *arg)
     t->worlds = *S->worlds;
     t->worlds.samples = t->worlds.proposals = t->worlds.swaps = t->worlds.rejects = t->worlds.failures = 0;
     t->worlds.checks = 0;
+    if (S->tree_exact > 0)
+        t->tree_cfg.exact_top = S->tree_exact;
+    if (S->rollout_exact > 0)
+        t->agent.cfg.exact_top = S->rollout_exact;
     cb_rng_seed(&t->rng, cb_rng_mix(S->seed, 0x1517ull + (uint64_t)t->index));
     cb_rng_seed(&t->agent.rng, cb_rng_mix(S->seed, 0xA6E7ull + (uint64_t)t->index));
     is_solver_reset(&t->solver, S->rules, S->side);

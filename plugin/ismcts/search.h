@@ -70,6 +70,8 @@ typedef struct is_setup {
     double exploration;
     int rollout;              /* IS_ROLLOUT_* */
     int k_own, k_partner, k_opp; /* candidates per in-tree node: mine, my partner's, the other side's */
+    int tree_exact;           /* in-tree candidate scoring: plays given an exact min-hands */
+    int rollout_exact;        /* ... and the heuristic play-outs' (0: the policy's default) */
     int leaf_cards;           /* solve leaves with at most this many cards in all hands */
     uint64_t leaf_limit;      /* node limit of a leaf solve */
     uint64_t leaf_budget;     /* solver nodes per thread and search; past it, play-outs only */

@@ -4,6 +4,12 @@
  * Every call is timed on its own with clock_gettime(CLOCK_MONOTONIC) (its own overhead, a few
  * tens of ns, is included). A row stops early after ROW_BUDGET_S seconds and prints the sample
  * size it reached. Prints figures only: nothing here asserts on time.
+ *
+ * Besides random deals, fixed worst cases of cb_legal_moves: the pdk16 hands of 16 with the
+ * most plays, found by listing the plays of every one of the 8,466,942 pdk16 hands of 16 (by
+ * ranks), leading (most plays of all; most kicker layouts, PDK's "any two cards per triple")
+ * and following a plane and a 三带二. Each is timed in full and with CB_GEN_KICK_LOWEST (one
+ * layout per kicker class: what a rollout policy needs).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -89,7 +95,7 @@ static int cmp_double(const void *a, const void *b)
 
 static void print_header(void)
 {
-    printf("%-15s %-9s %-28s %6s %11s %11s %11s %10s\n", "function", "rules", "input", "n",
+    printf("%-17s %-9s %-40s %6s %11s %11s %11s %10s\n", "function", "rules", "input", "n",
            "median ns", "p99 ns", "max ns", "avg answer");
 }
 
@@ -99,7 +105,7 @@ static void print_row(const char *fn, const char *rules, const char *input, row 
         return;
     qsort(w->ns, (size_t)w->n, sizeof w->ns[0], cmp_double);
     int p99 = (int)((double)(w->n - 1) * 0.99 + 0.5);
-    printf("%-15s %-9s %-28s %6d %11.0f %11.0f %11.0f %10.2f\n", fn, rules, input, w->n,
+    printf("%-17s %-9s %-40s %6d %11.0f %11.0f %11.0f %10.2f\n", fn, rules, input, w->n,
            w->ns[w->n / 2], w->ns[p99], w->ns[w->n - 1], w->result_sum / w->n);
     fflush(stdout);
 }
@@ -170,6 +176,51 @@ static void bench_legal_moves(const char *preset, int size, int other, bool foll
     free(buf);
 }
 
+/* One fixed position, `samples` calls: cb_legal_moves, or cb_legal_moves_ex with `flags`. */
+static void bench_legal_fixed(const char *preset, const char *hand, const char *beat, unsigned flags,
+                              int samples)
+{
+    const char *fn = flags ? "cb_legal_moves_ex" : "cb_legal_moves";
+    cb_rules r;
+    cb_ctx ctx = {0};
+    cb_move table;
+    char err[160] = "";
+    if (cb_rules_preset(preset, &r) != 0 || cb_counts_parse(hand, r.deck, &ctx.hand, err, sizeof err) != 0) {
+        printf("%-17s %-9s (bad position %s: %s)\n", fn, preset, hand, err);
+        return;
+    }
+    if (beat) {
+        cb_counts b;
+        if (cb_counts_parse(beat, r.deck, &b, err, sizeof err) != 0 || !cb_classify(&r, b, &table, err, sizeof err)) {
+            printf("%-17s %-9s (bad table %s: %s)\n", fn, preset, beat, err);
+            return;
+        }
+        ctx.table = &table;
+    }
+    cb_move *buf = malloc(sizeof(cb_move) * CB_MOVES_CAP);
+    row w = {.ns = malloc(sizeof(double) * (size_t)samples)};
+    if (!buf || !w.ns) {
+        printf("%-17s %-9s (out of memory)\n", fn, preset);
+        free(buf);
+        free(w.ns);
+        return;
+    }
+    double start = now_ns();
+    for (int i = 0; i < samples && now_ns() - start < ROW_BUDGET_S * 1e9; i++) {
+        double t0 = now_ns();
+        int n = cb_legal_moves_ex(&r, &ctx, buf, CB_MOVES_CAP, flags);
+        double t1 = now_ns();
+        w.ns[w.n++] = t1 - t0;
+        w.result_sum += n;
+    }
+    char input[64];
+    snprintf(input, sizeof input, "%s %s%s%s", hand, beat ? "on " : "lead", beat ? beat : "",
+             flags ? " lowest" : "");
+    print_row(fn, preset, input, &w);
+    free(w.ns);
+    free(buf);
+}
+
 int main(int argc, char **argv)
 {
     int samples = argc > 1 ? atoi(argv[1]) : 20000;
@@ -194,5 +245,16 @@ int main(int argc, char **argv)
     bench_legal_moves("ddz", 20, 17, true, samples, seed);
     bench_legal_moves("pdk16", 16, 16, false, samples, seed);
     bench_legal_moves("pdk16", 16, 16, true, samples, seed);
+    /* the worst pdk16 hands of 16: most plays of all (372), most kicker layouts (322 of 364),
+     * most plays following a plane (210) and a 三带二 (114) */
+    static const struct { const char *hand, *beat; } worst[] = {
+        {"3456789TJQKKKAAA", NULL},
+        {"456789TJQKKKAAA2", NULL},
+        {"456789TJQKKKAAA2", "3334445678"},
+        {"6789TJQQQKKKAAA2", "33356"},
+    };
+    for (unsigned f = 0; f <= CB_GEN_KICK_LOWEST; f += CB_GEN_KICK_LOWEST)
+        for (size_t i = 0; i < sizeof worst / sizeof worst[0]; i++)
+            bench_legal_fixed("pdk16", worst[i].hand, worst[i].beat, f, samples);
     return 0;
 }

@@ -17,6 +17,14 @@
  *  - PDK AAA with aaa_bomb: the bomb (canonical), never the bare triple.
  * DDZ needs nothing of the sort: its kicker rules (never three kickers of a rank next to the
  * chain, pairs of distinct ranks, ...) make every reading unique.
+ *
+ * cb_legal_moves_ex(CB_GEN_KICK_LOWEST) lists one play per kicker class (shape, main, len,
+ * kick) instead: the big kicker loops (kick_rec, two_kickers) visit the layouts in increasing
+ * order and stop at the first one listed; the small ones list as usual and put() folds each
+ * class's layouts into its lowest as they come. Both rely on a class coming from one loop,
+ * which holds: besides the loops there is only whole_hand_short, and it lists the hand only
+ * when no loop listed a play of the hand's class (such a class, of plays as big as the hand,
+ * has the hand as its one layout).
  */
 #include "cardbot/rules.h"
 #include "classify_int.h"
@@ -39,18 +47,73 @@ typedef struct gen {
     int maxn;             /* most cards in one play (a hand's size) */
     int shorts;           /* SH_*: where PDK short plays may appear */
     unsigned m1, m2, m3, m4; /* ranks with at least 1, 2, 3 cards, and with 4 */
-    uint8_t c[CB_NRANKS];
+    unsigned t3;          /* ranks 3..A holding exactly 3 cards (PDK short planes) */
     bool need3;           /* spade3_first: the play must hold a 3 */
     bool warn;            /* warn_single: a single only of the hand's top rank */
     bool hand_done;       /* the whole hand is already listed */
     bool beat_plain, beat_bomb; /* following: a listed play beats as a non-bomb / bomb */
+    /* CB_GEN_KICK_LOWEST: one play per kicker class (shape, main, len, kick). Every producer
+     * lists the layouts of one class back to back, so the class's representative is always
+     * the last play listed: last_key is its class (0: the last play has no kickers) and
+     * last_counts its cards, replaced in place by any lower layout that follows. */
+    bool lowest;
+    uint32_t last_key;
+    cb_counts last_counts;
 } gen;
 
 static inline cb_counts one(int r, int n) { return (cb_counts)n << (4 * r); }
+static inline int cnt(const gen *g, int r) { return (int)(g->hand >> (4 * r) & 15); }
+
+#define NIB_LOW 0x1111111111111111ull /* bit 0 of every nibble */
+
+/* Bit 4i of x (one per rank nibble) moved to bit i: the per-rank masks of a counts word in a
+ * few shifts instead of a loop over the ranks (this runs on every call). */
+static inline unsigned nib_compress(uint64_t x)
+{
+    x = (x | x >> 3) & 0x0303030303030303ull;
+    x = (x | x >> 6) & 0x000F000F000F000Full;
+    x = (x | x >> 12) & 0x000000FF000000FFull;
+    x = (x | x >> 24) & 0xFFFFull;
+    return (unsigned)x;
+}
+
+/* Ranks 3..A holding exactly 3 cards in k: the only ranks a PDK plane's chain can use. */
+static inline unsigned exact3(cb_counts k)
+{
+    uint64_t b0 = k & NIB_LOW, b1 = k >> 1 & NIB_LOW, b2 = k >> 2 & NIB_LOW, b3 = k >> 3 & NIB_LOW;
+    return nib_compress(b0 & b1 & ~b2 & ~b3) & RANKS_3_TO_A;
+}
 static inline int lowbit(unsigned m) { return __builtin_ctz(m); }
 static inline unsigned above(int lo) { return lo >= 32 ? 0 : ~0u << lo; }
 
-/* List one play, after the filters that apply to every shape. Returns whether it was listed. */
+/* Class of a kicker play for CB_GEN_KICK_LOWEST; never 0 (kick >= 1). */
+static inline uint32_t kick_key(int shape, int main, int len, int kick)
+{
+    return (uint32_t)shape << 24 | (uint32_t)main << 16 | (uint32_t)len << 8 | (uint32_t)kick;
+}
+
+/* CB_GEN_KICK_LOWEST: fold a legal play m into the representative of its class when that was
+ * the last play listed (keeping the lower layout); true when folded, false when m is to be
+ * listed. Out of line: the common (full) generation keeps a small put(). */
+static __attribute__((noinline)) bool fold_lowest(gen *g, const cb_move *m)
+{
+    uint32_t key = m->kick ? kick_key(m->shape, m->main, m->len, m->kick) : 0;
+    if (key && key == g->last_key) {
+        if (m->counts < g->last_counts) { /* a lower layout of the class just listed */
+            g->last_counts = m->counts;
+            if (g->n - 1 < g->cap)
+                g->out[g->n - 1] = *m;
+        }
+        return true;
+    }
+    g->last_key = key;
+    g->last_counts = m->counts;
+    return false;
+}
+
+/* List one play, after the filters that apply to every shape. Returns whether it was listed
+ * (under CB_GEN_KICK_LOWEST: whether it is legal here, even when its class's lower layout
+ * stays the representative). */
 static inline bool put(gen *g, cb_counts k, int shape, int main, int len, int nc, int kick)
 {
     if (nc > g->maxn || (g->need3 && !(k & 0xF)))
@@ -64,7 +127,11 @@ static inline bool put(gen *g, cb_counts k, int shape, int main, int len, int nc
     m.kick = (uint8_t)kick;
     m.pad[0] = m.pad[1] = m.pad[2] = 0;
     if (g->table) {
-        if (!cb_beats(g->r, &m, g->table, k == g->hand))
+        const cb_move *t = g->table;
+        /* the table's own shape, length and size: cb_beats' answer is the main rank's order
+         * (true of bombs too); answered here because following lists are mostly this case */
+        bool same = shape == t->shape && len == t->len && nc == t->ncards;
+        if (same ? main <= t->main : !cb_beats(g->r, &m, t, k == g->hand))
             return false;
         if (shape == CB_BOMB || shape == CB_ROCKET)
             g->beat_bomb = true;
@@ -73,6 +140,8 @@ static inline bool put(gen *g, cb_counts k, int shape, int main, int len, int nc
     }
     if (k == g->hand)
         g->hand_done = true;
+    if (g->lowest && fold_lowest(g, &m))
+        return true;
     if (g->n < g->cap)
         g->out[g->n] = m;
     g->n++;
@@ -135,6 +204,25 @@ static void gen_triple1(gen *g, int lo)
 static void two_kickers(gen *g, cb_counts base, unsigned avail, bool pair_ok, bool xd_ok,
                         int shape, int main, int nc)
 {
+    if (g->lowest) {
+        /* one layout wanted: the same candidates in increasing order (by the higher kicker,
+         * then the lower; the pair of a rank after every two-rank layout topped by it), so the
+         * first one listed is the lowest and the rest need not be looked at */
+        unsigned singles = g->m1 & avail;
+        unsigned pairs = pair_ok ? g->m2 & RANKS_3_TO_2 & avail : 0;
+        for (unsigned bm = singles; bm; bm &= bm - 1) {
+            int b = lowbit(bm);
+            unsigned below = singles & ((1u << b) - 1);
+            if (b == CB_RANK_D && !xd_ok)
+                below &= ~(1u << CB_RANK_X);
+            for (; below; below &= below - 1)
+                if (put(g, base + one(lowbit(below), 1) + one(b, 1), shape, main, 1, nc, 2))
+                    return;
+            if ((pairs >> b & 1) && put(g, base + one(b, 2), shape, main, 1, nc, 2))
+                return;
+        }
+        return;
+    }
     if (pair_ok)
         for (unsigned p = g->m2 & RANKS_3_TO_2 & avail; p; p &= p - 1)
             put(g, base + one(lowbit(p), 2), shape, main, 1, nc, 2);
@@ -170,7 +258,7 @@ static void gen_bombs(gen *g, int lo)
         put(g, one(r, 4), CB_BOMB, r, 1, 4, 0);
     }
     const cb_rules *r = g->r;
-    if (r->game == CB_GAME_PDK && r->aaa_bomb && g->c[CB_RANK_A] >= 3 && lo <= CB_MAIN_AAA) {
+    if (r->game == CB_GAME_PDK && r->aaa_bomb && cnt(g, CB_RANK_A) >= 3 && lo <= CB_MAIN_AAA) {
         cb_counts k = one(CB_RANK_A, 3);
         if (put(g, k, CB_BOMB, CB_MAIN_AAA, 1, 3, 0) && g->table && short_ok(g, k)) {
             /* AAA also reads as a bare triple; if that reading beats too, a non-bomb play
@@ -184,7 +272,7 @@ static void gen_bombs(gen *g, int lo)
 
 static void gen_rocket(gen *g)
 {
-    if (g->r->game != CB_GAME_PDK && g->c[CB_RANK_X] && g->c[CB_RANK_D])
+    if (g->r->game != CB_GAME_PDK && cnt(g, CB_RANK_X) && cnt(g, CB_RANK_D))
         put(g, one(CB_RANK_X, 1) + one(CB_RANK_D, 1), CB_ROCKET, CB_RANK_X, 1, 2, 0);
 }
 
@@ -235,17 +323,20 @@ static void kspec_finish(kspec *ks)
         ks->rem[i] = (uint8_t)(ks->rem[i + 1] + ks->cap[i]);
 }
 
-static void kick_done(gen *g, const kspec *ks, cb_counts acc)
+/* One kicker layout found: list it unless a rule of the shape refuses it. Returns whether it
+ * was listed. */
+static inline __attribute__((always_inline)) bool kick_done(gen *g, const kspec *ks, cb_counts acc)
 {
     if (!ks->xd_ok && (acc >> (4 * CB_RANK_X) & 15) && (acc >> (4 * CB_RANK_D) & 15))
-        return;
+        return false;
     cb_counts k = ks->base + acc;
     int nc = ks->nbase + ks->need;
     if (ks->pdk_plane && !pdk_plane_first(g, k, nc, ks->shape, ks->main, ks->len))
-        return;
-    put(g, k, ks->shape, ks->main, ks->len, nc, ks->need);
+        return false;
+    return put(g, k, ks->shape, ks->main, ks->len, nc, ks->need);
 }
 
+/* Every layout: ranks from the lowest up. */
 static void kick_rec(gen *g, const kspec *ks, int i, int left, cb_counts acc)
 {
     if (left == 0) {
@@ -259,6 +350,36 @@ static void kick_rec(gen *g, const kspec *ks, int i, int left, cb_counts acc)
         kick_rec(g, ks, i + 1, left - t, acc + one(r, t));
 }
 
+/* The layouts in increasing order of their counts word (ranks from the highest down, fewest
+ * cards of each first), stopping at the first one listed: it is the lowest. Returns whether
+ * one was listed. */
+static bool kick_rec_low(gen *g, const kspec *ks, int i, int left, cb_counts acc)
+{
+    if (left == 0)
+        return kick_done(g, ks, acc);
+    if (i < 0)
+        return false;
+    int below = ks->rem[0] - ks->rem[i]; /* room in the ranks under rank[i] */
+    int t = left > below ? left - below : 0;
+    int cap = ks->cap[i] < left ? ks->cap[i] : left;
+    for (; t <= cap; t++)
+        if (kick_rec_low(g, ks, i - 1, left - t, acc + one(ks->rank[i], t)))
+            return true;
+    return false;
+}
+
+/* The layouts of one main part; CB_GEN_KICK_LOWEST stops at the lowest one listed. (That
+ * leaves hand_done unset when the hand is a later layout, harmlessly: whole_hand_short lists
+ * the hand under a class only when no loop listed a play of that class, since a class of plays
+ * as big as the hand has one layout, the hand itself.) */
+static void kick_gen(gen *g, const kspec *ks)
+{
+    if (g->lowest)
+        kick_rec_low(g, ks, ks->nr - 1, ks->need, 0);
+    else
+        kick_rec(g, ks, 0, ks->need, 0);
+}
+
 /* Kicker ranks: every held rank in `avail`, up to `most` cards of each. */
 static void kspec_ranks(const gen *g, kspec *ks, unsigned avail, int most)
 {
@@ -266,7 +387,8 @@ static void kspec_ranks(const gen *g, kspec *ks, unsigned avail, int most)
     for (unsigned m = g->m1 & avail; m; m &= m - 1) {
         int r = lowbit(m);
         ks->rank[ks->nr] = (uint8_t)r;
-        ks->cap[ks->nr] = (uint8_t)(g->c[r] < most ? g->c[r] : most);
+        int c = cnt(g, r);
+        ks->cap[ks->nr] = (uint8_t)(c < most ? c : most);
         ks->nr++;
     }
     kspec_finish(ks);
@@ -299,7 +421,7 @@ static void ddz_plane1(gen *g, int s, int len)
             ks.cap[i] = 2;
     }
     kspec_finish(&ks);
-    kick_rec(g, &ks, 0, len, 0);
+    kick_gen(g, &ks);
 }
 
 /* DDZ plane + one pair per triple: pairs of distinct non-joker ranks outside the chain. */
@@ -331,7 +453,7 @@ static void pdk_plane(gen *g, int shape, int s, int len, int need)
     if (ks.nbase + need > g->maxn)
         return;
     kspec_ranks(g, &ks, ~run_mask(s, len), 4);
-    kick_rec(g, &ks, 0, need, 0);
+    kick_gen(g, &ks);
 }
 
 /* Every chain of triples s..s+len-1 (main >= lo, len == fixlen when fixlen > 0) and the plane
@@ -377,10 +499,13 @@ static void gen_planes(gen *g, int shape, int lo, int fixlen, int need_fixed)
  * chain rank), so the candidate chains are the runs of ranks holding exactly 3. */
 static bool pdk_plane_first(gen *g, cb_counts k, int n, int shape, int main, int len)
 {
-    unsigned t3 = 0;
-    for (int i = 0; i <= CB_RANK_A; i++)
-        if ((k >> (4 * i) & 15) == 3)
-            t3 |= 1u << i;
+    unsigned t3 = exact3(k);
+    /* The common case, answered without the search: a full plane whose kickers hold no third
+     * card of any rank. Its chain is then the only run of triples in k, and a full reading of
+     * n = 5L cards needs a run of exactly L, so it is the first reading there is; whether it
+     * beats the table is put()'s check, the same one the search would make. */
+    if (shape == CB_PLANE_2 && t3 == run_mask(main, len))
+        return true;
     bool whole = k == g->hand, shorts = short_ok(g, k);
     for (int sh = CB_PLANE_2; sh >= CB_PLANE; sh--) {
         if (sh != CB_PLANE_2 && !shorts)
@@ -452,7 +577,7 @@ static void gen_four3(gen *g, int lo)
         ks.xd_ok = true;
         ks.pdk_plane = false;
         kspec_ranks(g, &ks, ~(1u << f), 4);
-        kick_rec(g, &ks, 0, 3, 0);
+        kick_gen(g, &ks);
     }
 }
 
@@ -467,11 +592,11 @@ static void whole_hand_short(gen *g)
     cb_counts k = g->hand;
     int n = g->hand_n;
     if (n >= 6) {
+        /* a plane needs two adjacent ranks of exactly 3 cards: most hands have none */
+        unsigned t3 = g->t3;
+        if (!(t3 & t3 >> 1))
+            return;
         /* the first allowed reading: pdk_plane_first answers yes for exactly that one */
-        unsigned t3 = 0;
-        for (int i = 0; i <= CB_RANK_A; i++)
-            if (g->c[i] == 3)
-                t3 |= 1u << i;
         for (int sh = CB_PLANE_1; sh >= CB_PLANE; sh--)
             for (int L = n / 3; L >= 2; L--)
                 for (int s = CB_RANK_A - L + 1; s >= 0; s--)
@@ -486,7 +611,7 @@ static void whole_hand_short(gen *g)
         return;
     for (unsigned m = g->m3 & RANKS_3_TO_2; m; m &= m - 1) {
         int t = lowbit(m);
-        if (g->c[t] != 3)
+        if (cnt(g, t) != 3)
             continue;
         put(g, k, n == 3 ? CB_TRIPLE : CB_TRIPLE_1, t, 1, n, n - 3);
         return;
@@ -505,17 +630,15 @@ static void gen_init(gen *g, const cb_rules *r, const cb_ctx *ctx, const cb_move
     g->n = 0;
     g->hand = ctx->hand & 0x0FFFFFFFFFFFFFFFull;
     g->maxn = cb_max_play_cards(r);
-    g->m1 = g->m2 = g->m3 = g->m4 = 0;
-    g->hand_n = 0;
-    for (int i = 0; i < CB_NRANKS; i++) {
-        int c = (int)(g->hand >> (4 * i) & 15);
-        g->c[i] = (uint8_t)c;
-        g->hand_n += c;
-        g->m1 |= (unsigned)(c >= 1) << i;
-        g->m2 |= (unsigned)(c >= 2) << i;
-        g->m3 |= (unsigned)(c >= 3) << i;
-        g->m4 |= (unsigned)(c >= 4) << i;
-    }
+    /* rank masks from the bits of each count (a count >= 4 has bit 2 or bit 3 set, ...) */
+    uint64_t h = g->hand;
+    uint64_t b0 = h & NIB_LOW, b1 = h >> 1 & NIB_LOW, b2 = h >> 2 & NIB_LOW, b3 = h >> 3 & NIB_LOW;
+    g->m1 = nib_compress(b0 | b1 | b2 | b3);
+    g->m2 = nib_compress(b1 | b2 | b3);
+    g->m3 = nib_compress((b0 & b1) | b2 | b3);
+    g->m4 = nib_compress(b2 | b3);
+    g->t3 = exact3(h);
+    g->hand_n = cb_counts_total(h);
     if (r->game != CB_GAME_PDK)
         g->shorts = SH_ANY; /* no short plays there: bare triples and planes are ordinary */
     else
@@ -525,6 +648,9 @@ static void gen_init(gen *g, const cb_rules *r, const cb_ctx *ctx, const cb_move
     g->warn = r->warn_single && ctx->next_has_one;
     g->hand_done = false;
     g->beat_plain = g->beat_bomb = false;
+    g->lowest = false;
+    g->last_key = 0;
+    g->last_counts = 0;
 }
 
 static int min_pairs(const cb_rules *r) { return r->min_pair_chain < 2 ? 2 : r->min_pair_chain; }
@@ -619,14 +745,21 @@ static void follow(gen *g)
 
 int cb_legal_moves(const cb_rules *r, const cb_ctx *ctx, cb_move *out, int cap)
 {
+    return cb_legal_moves_ex(r, ctx, out, cap, 0);
+}
+
+int cb_legal_moves_ex(const cb_rules *r, const cb_ctx *ctx, cb_move *out, int cap, unsigned flags)
+{
     if (!r || !ctx)
         return 0;
     if (!out || cap < 0)
         cap = 0;
     const cb_move *table = ctx->table && ctx->table->shape != CB_PASS ? ctx->table : NULL;
+    bool lowest = (flags & CB_GEN_KICK_LOWEST) != 0;
     gen g;
     if (!table) {
         gen_init(&g, r, ctx, NULL, out, cap);
+        g.lowest = lowest;
         lead(&g);
         return g.n;
     }
@@ -636,10 +769,12 @@ int cb_legal_moves(const cb_rules *r, const cb_ctx *ctx, cb_move *out, int cap)
         if (cap > 0)
             out[0] = pass;
         gen_init(&g, r, ctx, table, cap > 0 ? out + 1 : NULL, cap - 1);
+        g.lowest = lowest;
         follow(&g);
         return g.n + 1;
     }
     gen_init(&g, r, ctx, table, out, cap);
+    g.lowest = lowest;
     follow(&g);
     if (g.beat_plain || (r->must_beat_bomb && g.beat_bomb))
         return g.n; /* must beat: no pass */

@@ -131,6 +131,25 @@ typedef struct cb_ctx {
 #define CB_MOVES_CAP 32768
 int cb_legal_moves(const cb_rules *r, const cb_ctx *ctx, cb_move *out, int cap);
 
+/* cb_legal_moves with options (flags = 0: exactly cb_legal_moves; unknown bits are ignored).
+ *
+ * CB_GEN_KICK_LOWEST: one play per kicker class. Plays with kickers (kick > 0) that share
+ * (shape, main, len, kick) differ only in which cards ride along; a caller that scores the
+ * main part and places kickers by a fixed rule (a rollout policy) need not see every layout:
+ * PDK's "any two cards per triple" gives a 16-card hand up to 322 of them, where this lists
+ * 45 plays in all. Each class is listed once, with its lowest layout: the smallest counts
+ * word, i.e. the layout whose highest kicker rank is lowest, then the next highest, ... —
+ * 33344 before 33345 before 33355 before 3334K. The representative is one of the layouts
+ * cb_legal_moves lists (so it is legal here: spade 3, warn_single, beating the table all
+ * hold), and a class is present exactly when cb_legal_moves lists some play of it. The list
+ * is cb_legal_moves' list with each class's layouts replaced by that one play at the place of
+ * the first (plays without kickers and the pass stay as they are); the return value and cap
+ * behave as there. The whole hand, when it is a legal play, is listed as in cb_legal_moves (a
+ * class of plays as big as the hand has that one layout). It also costs less: the kicker
+ * loops stop at the lowest layout. */
+#define CB_GEN_KICK_LOWEST 1u
+int cb_legal_moves_ex(const cb_rules *r, const cb_ctx *ctx, cb_move *out, int cap, unsigned flags);
+
 /* Is this one play legal here (the same rules as cb_legal_moves, without generating them)?
  * On false, why names the rule broken. The shim validates plugin answers with this. */
 bool cb_play_legal(const cb_rules *r, const cb_ctx *ctx, cb_counts play, cb_move *m, char *why, size_t whylen);

@@ -119,6 +119,72 @@ int cb_belief_mismatches(cb_belief *b, const cb_view *v, const cb_cards hands[3]
     return miss;
 }
 
+/* the k-th card (0-based) of a set */
+static cb_cards nth_bit(cb_cards c, int k)
+{
+    while (k-- > 0)
+        c &= c - 1;
+    return c & (~c + 1);
+}
+
+/* The Metropolis walks (see belief.h). */
+static int walk(cb_belief *b, const cb_view *v, cb_worlds *w, int n, double eps, uint64_t seed)
+{
+    int me = v->seat, sa = me == 0 ? 1 : 0, sb = 3 - me - sa;
+    int per = (n + b->chains - 1) / b->chains;
+    for (int c = 0; c < b->chains && b->n < n; c++) {
+        cb_rng rng;
+        cb_rng_seed(&rng, cb_rng_mix(seed, 0xC4A1ull + (uint64_t)c));
+        cb_cards h[3];
+        if (cb_worlds_sample(w, &rng, h, NULL) != 0)
+            continue;
+        int dec = 0;
+        int mm = cb_belief_mismatches(b, v, h, &dec);
+        if (mm < 0)
+            return -1;
+        if (dec > b->decisions)
+            b->decisions = dec;
+        /* a short burn-in, then every state of the walk is a pool world */
+        int burn = per / 4;
+        for (int step = 0; step < burn + per && b->n < n; step++) {
+            cb_cards fa = h[sa] & ~w->fixed[sa], fb = h[sb] & ~w->fixed[sb];
+            int na = cb_cards_size(fa), nb = cb_cards_size(fb);
+            if (na > 0 && nb > 0) {
+                b->steps++;
+                cb_cards x = nth_bit(fa, (int)cb_rng_below(&rng, (uint32_t)na));
+                cb_cards y = nth_bit(fb, (int)cb_rng_below(&rng, (uint32_t)nb));
+                cb_cards t[3] = {h[0], h[1], h[2]};
+                t[sa] = (t[sa] & ~x) | y;
+                t[sb] = (t[sb] & ~y) | x;
+                if (cb_worlds_broken(w, sa, t[sa]) == 0 && cb_worlds_broken(w, sb, t[sb]) == 0) {
+                    int m2 = cb_belief_mismatches(b, v, t, NULL);
+                    if (m2 < 0)
+                        return -1;
+                    double acc = 1;
+                    for (int k = mm; k < m2; k++)
+                        acc *= eps;
+                    if (m2 <= mm || cb_rng_unit(&rng) < acc) {
+                        memcpy(h, t, sizeof t);
+                        mm = m2;
+                        b->accepted++;
+                    }
+                }
+            }
+            if (step < burn)
+                continue;
+            memcpy(b->hands[b->n], h, sizeof h);
+            b->mismatch[b->n] = mm;
+            if (b->min_mismatch < 0 || mm < b->min_mismatch)
+                b->min_mismatch = mm;
+            b->n++;
+        }
+    }
+    for (int i = 0; i < b->n; i++)
+        b->cum[i] = (double)(i + 1);
+    b->ess = b->n;
+    return b->n;
+}
+
 int cb_belief_build(cb_belief *b, const cb_view *v, cb_worlds *w, int n, double eps, uint64_t seed)
 {
     if (n < 1 || !(eps > 0 && eps <= 1))
@@ -128,6 +194,9 @@ int cb_belief_build(cb_belief *b, const cb_view *v, cb_worlds *w, int n, double 
     b->n = 0;
     b->decisions = 0;
     b->min_mismatch = -1;
+    b->steps = b->accepted = 0;
+    if (b->chains > 0 && eps < 1)
+        return walk(b, v, w, n, eps, seed);
     for (int i = 0; i < n; i++) {
         cb_rng rng;
         cb_rng_seed(&rng, cb_rng_mix(seed, 0xBE11EFull + (uint64_t)i));

@@ -39,6 +39,9 @@ typedef struct cb_belief {
     double ess;                /* effective sample size of the weights (1..n) */
     cb_hcfg model;             /* the opponent model's configuration */
     cb_hws ws;
+    int chains;                /* 0: importance resampling of n uniform worlds; else a
+                                  Metropolis walk (see cb_belief_build) in this many chains */
+    uint64_t steps, accepted;  /* the walk's statistics */
     cb_play_rec *hist;         /* scratch: the replayed record */
     int hist_cap;
     bool ready;
@@ -50,7 +53,14 @@ void cb_belief_free(cb_belief *b);
 /* Fill the pool with n worlds from the sampler w (built from v) and weigh them with eps
  * (0 < eps <= 1; 1 = equal weights, no replay). World i is sampled with a generator seeded by
  * (seed, i). Returns the number of worlds in the pool (worlds the sampler could not find are
- * skipped), or -1 on failure (out of memory, a history the replay cannot follow). */
+ * skipped), or -1 on failure (out of memory, a history the replay cannot follow).
+ * With b->chains = c > 0 (and eps < 1) the pool is instead the path of c Metropolis walks over
+ * the worlds, each started from a uniform world: a step swaps one card between the two other
+ * seats (a symmetric proposal; cards known to be with a seat never move), a world that breaks a
+ * proof of the record is refused, and a step from k to k' mismatches is accepted with
+ * probability min(1, eps^(k'-k)). The walks' worlds are then distributed by the weights
+ * themselves and enter the pool with equal weights: where uniform samples that the model
+ * explains are rare (late in a deal), the walk still finds them. */
 int cb_belief_build(cb_belief *b, const cb_view *v, cb_worlds *w, int n, double eps, uint64_t seed);
 
 /* The mismatches of one world (hands[3] consistent with w): how many of the other seats' past

@@ -13,7 +13,10 @@
  *   bid1, bid2, bid3   DDZ 叫分: bid k when the estimated landlord win rate >= bid_k (defaults
  *                      0.50, 0.58, 0.66; non-decreasing) and k beats the highest bid so far.
  *   exploration = C    UCB exploration constant (default 0.7; rewards are win/loss 0..1).
- *   rollout = NAME     play-out policy: heuristic (the shared fast heuristic, default) or random.
+ *   rollout = NAME     play-out policy: fast (default: the lean policy of plugin/common/
+ *                      rollout.h, the shared heuristic's judgement at about half its cost),
+ *                      heuristic (the shared heuristic itself, cb_hcfg_rollout) or random
+ *                      (uniform legal plays: fastest, much weaker in the search).
  *   seed = N           extra seed mixed with each view's seed (default 0).
  *   bid_samples = N    deals sampled per bidding decision (default 200).
  *   width = N          root candidates: the heuristic's N best plays (plus the pass), 1..48
@@ -62,6 +65,7 @@
 #define DEFAULT_BELIEF 0.1
 #define DEFAULT_BELIEF_WORLDS 300
 #define DEFAULT_TREE_EXACT 8
+#define DEFAULT_BELIEF_CHAINS 0
 
 /* ---- parameters ---- */
 
@@ -99,7 +103,7 @@ static int parse_prob(const char *s, double lo, double hi, double *out)
 
 static const char *const known_keys =
     "iterations, time_ms, threads, threshold, bid1, bid2, bid3, exploration, rollout, seed, bid_samples, width, "
-    "tree_width, partner_width, opponent_width, endgame, opponents, belief, belief_worlds, tree_exact, rollout_exact";
+    "tree_width, partner_width, opponent_width, endgame, opponents, belief, belief_worlds, belief_chains, tree_exact, rollout_exact";
 
 static int parse_params(const cb_param *params, int nparams, is_params *p, char *err, size_t errlen)
 {
@@ -111,7 +115,7 @@ static int parse_params(const cb_param *params, int nparams, is_params *p, char 
     p->bid[1] = 0.58;
     p->bid[2] = 0.66;
     p->exploration = 0.7;
-    p->rollout = IS_ROLLOUT_HEURISTIC;
+    p->rollout = IS_ROLLOUT_FAST;
     p->bid_samples = 200;
     p->width = 12;
     p->endgame = -1; /* per game */
@@ -121,6 +125,7 @@ static int parse_params(const cb_param *params, int nparams, is_params *p, char 
     p->belief = DEFAULT_BELIEF;
     p->belief_worlds = DEFAULT_BELIEF_WORLDS;
     p->tree_exact = DEFAULT_TREE_EXACT;
+    p->belief_chains = DEFAULT_BELIEF_CHAINS;
     bool have_iter = false, have_time = false;
     for (int i = 0; i < nparams; i++) {
         const char *k = params[i].key ? params[i].key : "";
@@ -166,12 +171,14 @@ static int parse_params(const cb_param *params, int nparams, is_params *p, char 
             }
             p->exploration = f;
         } else if (strcmp(k, "rollout") == 0) {
-            if (strcmp(v, "heuristic") == 0)
+            if (strcmp(v, "fast") == 0)
+                p->rollout = IS_ROLLOUT_FAST;
+            else if (strcmp(v, "heuristic") == 0)
                 p->rollout = IS_ROLLOUT_HEURISTIC;
             else if (strcmp(v, "random") == 0)
                 p->rollout = IS_ROLLOUT_RANDOM;
             else {
-                set_err(err, errlen, "ismcts: rollout: '%s' is not a policy (heuristic, random)%s", v, "");
+                set_err(err, errlen, "ismcts: rollout: '%s' is not a policy (fast, heuristic, random)%s", v, "");
                 return -1;
             }
         } else if (strcmp(k, "seed") == 0) {
@@ -228,6 +235,12 @@ static int parse_params(const cb_param *params, int nparams, is_params *p, char 
                 p->tree_exact = (int)x;
             else
                 p->rollout_exact = (int)x;
+        } else if (strcmp(k, "belief_chains") == 0) {
+            if (parse_u64(v, 0, 1000, &x) != 0) {
+                set_err(err, errlen, "ismcts: belief_chains: '%s' is not a count 0..1000%s", v, "");
+                return -1;
+            }
+            p->belief_chains = (int)x;
         } else if (strcmp(k, "belief_worlds") == 0) {
             if (parse_u64(v, 1, 100000, &x) != 0) {
                 set_err(err, errlen, "ismcts: belief_worlds: '%s' is not a count 1..100000%s", v, "");
@@ -507,6 +520,7 @@ static int ism_play(void *inst, const cb_view *v, cb_decision *out)
 
     /* the weighted pool for the endgame and the search (a failure to replay leaves the plain
      * sampler in charge) */
+    m->belief.chains = m->p.belief_chains;
     if (m->p.belief < 1 &&
         cb_belief_build(&m->belief, v, &m->worlds, m->p.belief_worlds, m->p.belief, S.seed) > 0)
         S.belief = &m->belief;

@@ -26,6 +26,7 @@ typedef struct is_params {
     double belief;         /* weight of a world per past choice the opponent model would not
                               have made (1: no inference; see plugin/common/belief.h) */
     int belief_worlds;     /* worlds in the weighted pool */
+    int belief_chains;     /* 0: importance-weighted uniform worlds; else Metropolis walks */
     int tree_exact;        /* in-tree candidates: plays scored with an exact min-hands */
     int rollout_exact;     /* heuristic play-outs: the same (0: the rollout policy's own) */
 } is_params;

@@ -357,12 +357,79 @@ static void test_pool(void **state)
     table_close(&T);
 }
 
+/* The Metropolis walks: every world of the pool consistent with the record and carrying its
+ * own mismatch count, the same seed giving the same pool, and the pool explaining the record
+ * better than uniform worlds do (the walk targets the weights). */
+static void test_walk(void **state)
+{
+    const api *a = *state;
+    uint64_t seed = cbt_seed(74);
+    table T;
+    table_open(&T, a, MODE_PDK, 6, seed);
+    cb_belief B, B2;
+    assert_int_equal(a->binit(&B), 0);
+    assert_int_equal(a->binit(&B2), 0);
+    B.chains = B2.chains = 4;
+    cb_worlds W;
+    memset(&W, 0, sizeof W);
+    double walk_sum = 0, uni_sum = 0;
+    long walk_n = 0, uni_n = 0;
+    int views = 0;
+    int tried = 0;
+    for (int d = 0; d < 24; d++) {
+        table_deal(&T, MODE_PDK);
+        int stop = 12 + (int)cbt_rng_below(&T.rng, 12);
+        while (T.g.winner < 0 && T.g.nhist < stop)
+            table_step(&T);
+        if (T.g.winner >= 0)
+            continue;
+        cb_view v;
+        a->deal_view(&T.g, T.bids, 1, &v);
+        char err[160] = "";
+        assert_int_equal(a->from_view(&W, &v, err, sizeof err), 0);
+        tried++;
+        int n = a->build(&B, &v, &W, 80, 0.1, seed + (uint64_t)d);
+        if (n <= 0)
+            continue;
+        assert_int_equal(a->build(&B2, &v, &W, 80, 0.1, seed + (uint64_t)d), n);
+        assert_true(B.steps > 0);
+        for (int i = 0; i < n; i++) {
+            assert_true(a->consistent(&W, B.hands[i], 0));
+            assert_memory_equal(B.hands[i], B2.hands[i], sizeof B.hands[i]);
+            assert_int_equal(B.mismatch[i], a->mismatches(&B2, &v, B.hands[i], NULL));
+            walk_sum += B.mismatch[i];
+            walk_n++;
+        }
+        cb_rng r;
+        cb_rng_seed(&r, seed + 1000 + (uint64_t)d);
+        for (int i = 0; i < 40; i++) {
+            cb_cards h[3];
+            if (a->sample(&W, &r, h, NULL) != 0)
+                continue;
+            uni_sum += a->mismatches(&B2, &v, h, NULL);
+            uni_n++;
+        }
+        views++;
+    }
+    print_message("  %d views tried, %d with a pool\n", tried, views);
+    assert_true(views >= 12);
+    double wm = walk_sum / (double)walk_n, um = uni_sum / (double)uni_n;
+    print_message("  seed %llu: %d views; mismatches per world: walk %.2f, uniform %.2f\n", (unsigned long long)seed,
+                  views, wm, um);
+    assert_true(wm < 0.6 * um);
+    a->wfree(&W);
+    a->bfree(&B);
+    a->bfree(&B2);
+    table_close(&T);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_truth_explained),
         cmocka_unit_test(test_deviation_seen),
         cmocka_unit_test(test_pool),
+        cmocka_unit_test(test_walk),
     };
     return cmocka_run_group_tests_name("belief", tests, setup, teardown);
 }

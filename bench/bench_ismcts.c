@@ -3,14 +3,18 @@
  * usage: bench_ismcts [POSITIONS [SEED]]   (defaults 300 and 1)
  *
  * 1. Play-outs (plugin/common, no plugin): whole deals and the rest of deals from mid-game
- *    positions, played by the shared heuristic rollout policy (cb_hcfg_rollout) and by uniform
+ *    positions, played by the shared heuristic rollout configuration (cb_hcfg_rollout), by the
+ *    lean rollout policy (plugin/common/rollout.h, "fast": ismcts's default) and by uniform
  *    random legal plays, on one core. The unit the search spends is a play-out from a tree
- *    leaf, which is a mid-game position.
+ *    leaf, which is a mid-game position (reached here by the row's own policy, the random
+ *    rows' by the heuristic).
  * 2. Decisions (build/<v>/plugins/ismcts.so, found next to this binary): POSITIONS positions
  *    per game taken from heuristic self-play deals at random points where the seat has a real
  *    choice (more than one legal play), decided by ismcts at its default budget, one thread
- *    and then two. Prints wall time p50 / p99 / max, CPU time, iterations per second of CPU
- *    (playouts inside the real search) and how many decisions the exact endgame took.
+ *    and then two, plus one-thread rows with the play-outs of the heuristic itself
+ *    (rollout = heuristic) for comparison. Prints wall time p50 / p99 / max, CPU time,
+ *    iterations per second of CPU (playouts inside the real search) and how many decisions the
+ *    exact endgame took.
  * Figures only: nothing here asserts. On a machine shared with other work, wall times include
  * preemption; the CPU-time columns do not.
  */
@@ -26,6 +30,7 @@
 #include "cardbot/bot.h"
 #include "../plugin/common/deal.h"
 #include "../plugin/common/policy.h"
+#include "../plugin/common/rollout.h"
 
 static double now_s(clockid_t id)
 {
@@ -97,16 +102,27 @@ static void bench_playouts(const char *preset, uint64_t seed)
     rnd_user ru;
     cb_rng_seed(&ru.rng, seed);
     ru.buf = malloc(sizeof(cb_move) * CB_MOVES_CAP);
+    cb_rollout ro;
+    if (!ru.buf || cb_rollout_init(&ro) != 0) {
+        printf("out of memory\n");
+        exit(1);
+    }
     cb_rng rng;
-    for (int pol = 0; pol < 2; pol++) {
+    static const char *const names[3] = {"heuristic", "fast", "random"};
+    for (int pol = 0; pol < 3; pol++) {
         for (int mid = 0; mid < 2; mid++) {
             cb_rng_seed(&rng, seed * 7 + (uint64_t)mid);
-            cb_deal_policy p = pol ? random_policy : cb_heur_deal_policy;
-            void *u = pol ? (void *)&ru : (void *)&a;
+            cb_deal_policy p = pol == 0 ? cb_heur_deal_policy : pol == 1 ? cb_rollout_deal_policy : random_policy;
+            void *u = pol == 0 ? (void *)&a : pol == 1 ? (void *)&ro : (void *)&ru;
             cb_deal_policy pols[3] = {p, p, p};
             void *users[3] = {u, u, u};
-            cb_deal_policy hp[3] = {cb_heur_deal_policy, cb_heur_deal_policy, cb_heur_deal_policy};
-            void *hu[3] = {&a, &a, &a};
+            /* mid-game positions are reached by the row's own policy (so its caches are in the
+             * same state as the heuristic row's always were), the random rows' by the
+             * heuristic */
+            cb_deal_policy ap = pol == 1 ? cb_rollout_deal_policy : cb_heur_deal_policy;
+            void *au = pol == 1 ? (void *)&ro : (void *)&a;
+            cb_deal_policy hp[3] = {ap, ap, ap};
+            void *hu[3] = {au, au, au};
             double cpu = 0;
             long steps = 0, n = 0;
             double t_end = now_s(CLOCK_MONOTONIC) + 3.0;
@@ -115,7 +131,7 @@ static void bench_playouts(const char *preset, uint64_t seed)
                 memset(&g, 0, sizeof g);
                 start_deal(&g, &r, &rng);
                 if (mid) {
-                    /* advance by heuristic play to a random point of the first two thirds */
+                    /* advance to a random point of the first two thirds */
                     int stop = (int)cb_rng_below(&rng, 30) + 5;
                     while (g.winner < 0 && g.steps < stop) {
                         cb_move m;
@@ -132,12 +148,13 @@ static void bench_playouts(const char *preset, uint64_t seed)
                 steps += g.steps - s0;
                 n++;
             }
-            printf("%-6s %-9s %-14s %8ld %12.0f %10.2f %10.1f\n", preset, pol ? "random" : "heuristic",
+            printf("%-6s %-9s %-14s %8ld %12.0f %10.2f %10.1f\n", preset, names[pol],
                    mid ? "from mid-game" : "whole deal", n, n / cpu, cpu / steps * 1e6, (double)steps / n);
             fflush(stdout);
         }
     }
     free(ru.buf);
+    cb_rollout_free(&ro);
     cb_hws_free(&a.ws);
 }
 
@@ -152,13 +169,15 @@ typedef struct plugin {
     const cb_bot *bot;
 } plugin;
 
-static void bench_decisions(const plugin *P, const char *preset, int positions, uint64_t seed, const char *threads)
+/* rollout: NULL for the plugin's default */
+static void bench_decisions(const plugin *P, const char *preset, int positions, uint64_t seed, const char *threads,
+                            const char *rollout)
 {
     cb_rules r;
     cb_rules_preset(preset, &r);
-    cb_param prm[1] = {{"threads", threads}};
+    cb_param prm[2] = {{"threads", threads}, {"rollout", rollout}};
     char err[200] = "";
-    void *inst = P->bot->create(prm, 1, err, sizeof err);
+    void *inst = P->bot->create(prm, rollout ? 2 : 1, err, sizeof err);
     if (!inst) {
         printf("create: %s\n", err);
         return;
@@ -233,8 +252,10 @@ static void bench_decisions(const plugin *P, const char *preset, int positions, 
     qsort(wall, (size_t)n, sizeof wall[0], cmp_double);
     qsort(cpu, (size_t)n, sizeof cpu[0], cmp_double);
     int p99 = (int)((n - 1) * 0.99 + 0.5);
-    printf("%-6s threads %-2s %6d %9.1f %9.1f %9.1f %9.1f %9.1f %12.0f %8d %9d\n", preset, threads, n, wall[n / 2],
-           wall[p99], wall[n - 1], cpu[n / 2], cpu[p99], cpu_search > 0 ? sims / cpu_search : 0, endgames, fallbacks);
+    char label[48];
+    snprintf(label, sizeof label, "threads %s%s%s", threads, rollout ? " rollout=" : "", rollout ? rollout : "");
+    printf("%-6s %-27s %6d %9.1f %9.1f %9.1f %9.1f %9.1f %12.0f %8d %9d\n", preset, label, n, wall[n / 2], wall[p99],
+           wall[n - 1], cpu[n / 2], cpu[p99], cpu_search > 0 ? sims / cpu_search : 0, endgames, fallbacks);
     printf("       slowest (%.1f ms CPU): %s\n", slowest, slow_explain);
     fflush(stdout);
     P->bot->destroy(inst);
@@ -284,12 +305,14 @@ int main(int argc, char **argv)
     printf("\nDecisions at the default budget (positions with a real choice; wall ms p50 / p99 / max; CPU ms\n"
            "p50 / p99 over all threads; iterations per CPU second inside searches = play-outs/s/core;\n"
            "decisions taken by the exact endgame; heuristic fallbacks):\n");
-    printf("%-6s %-10s %6s %9s %9s %9s %9s %9s %12s %8s %9s\n", "game", "", "n", "p50 ms", "p99 ms", "max ms",
+    printf("%-6s %-27s %6s %9s %9s %9s %9s %9s %12s %8s %9s\n", "game", "", "n", "p50 ms", "p99 ms", "max ms",
            "cpu p50", "cpu p99", "iter/cpu-s", "endgame", "fallback");
-    bench_decisions(&P, "pdk16", positions, seed, "1");
-    bench_decisions(&P, "ddz", positions, seed, "1");
-    bench_decisions(&P, "pdk16", positions, seed, "2");
-    bench_decisions(&P, "ddz", positions, seed, "2");
+    bench_decisions(&P, "pdk16", positions, seed, "1", NULL);
+    bench_decisions(&P, "ddz", positions, seed, "1", NULL);
+    bench_decisions(&P, "pdk16", positions, seed, "2", NULL);
+    bench_decisions(&P, "ddz", positions, seed, "2", NULL);
+    bench_decisions(&P, "pdk16", positions, seed, "1", "heuristic");
+    bench_decisions(&P, "ddz", positions, seed, "1", "heuristic");
     dlclose(P.so);
     return 0;
 }

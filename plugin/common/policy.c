@@ -167,7 +167,22 @@ typedef struct ev {
     int hand_n;
     int mh0;
     bool leading;
-    float tail[3][5][CB_NRANKS]; /* [seat][t][rank]: P(seat holds >= t cards of rank) */
+    /* Holding model: P(seat o holds >= t cards of rank r) for the other seats, as
+     *   0                          for r outside nz[o][t],
+     *   1                          for r in sure[o][t] (a pass proved the other seat lacks r),
+     *   memo[o][kn][k][t]          else: binom_tails(k, kn, f[o]) with k the rank's cards in
+     *                              fr (out and not known anywhere), kn those of known[o].
+     * nz is exactly where the value is not 0, so the products below skip factors (1 - 0),
+     * which are exactly 1. The binomials depend on the rank only through (kn, k): a handful
+     * per seat instead of one per rank. */
+    cb_counts fr;
+    cb_counts known[3];
+    double f[3];
+    float memo[3][5][5][5];
+    uint32_t memo_ok[3];         /* [o]: bit 5 kn + k computed */
+    uint16_t nz[3][5], sure[3][5];
+    float nob_all[3];            /* [seat]: the bomb product of seat_beat over every rank 3..2 */
+    uint8_t nob_ok[3];           /* ... computed (lazily: most decisions never need it) */
     float ctlw[CB_NRANKS];       /* how much a card of the rank controls (1: nothing above) */
     double bomb_scale;           /* PDK bomb points relative to a typical deal */
     float partner_hold;          /* the table is the partner's: chance it wins if I pass */
@@ -197,7 +212,74 @@ static void binom_tails(int k, int kn, double f, float tail[5])
     }
 }
 
-static float seat_beat(const ev *e, int o, const cb_move *m, bool with_bombs);
+static inline int clamp4(int x) { return x > 4 ? 4 : x; }
+
+/* The tails of (kn, k) for seat o, computed on first use. */
+static const float *tails_of(ev *e, int o, int kn, int k)
+{
+    uint32_t bit = 1u << (kn * 5 + k);
+    if (!(e->memo_ok[o] & bit)) {
+        binom_tails(k, kn, e->f[o], e->memo[o][kn][k]);
+        e->memo_ok[o] |= bit;
+    }
+    return e->memo[o][kn][k];
+}
+
+/* The tails of every k for kn = 0 and the share num / den (f as ev_init computes it), through
+ * the workspace's cache: a seat's share takes few values over a game, and the same values
+ * give the same floats. */
+static const float (*share_tails(cb_hws *ws, int num, int den, double f))[5]
+{
+    unsigned key = den > 0 ? (unsigned)(num < 0 ? 0 : num > den ? den : num) << 8 | (unsigned)den : 0;
+    key += 1; /* 0: an empty slot */
+    unsigned i = (key * 0x9E3779B1u >> 16) & (CB_BT_CACHE - 1);
+    if (ws->bt_key[i] != key) {
+        for (int k = 0; k <= 4; k++)
+            binom_tails(k, 0, f, ws->bt_val[i][k]);
+        ws->bt_key[i] = key;
+    }
+    return (const float (*)[5])ws->bt_val[i];
+}
+
+/* P(seat o holds >= t cards of rank q), t >= 1 */
+static inline float tail(const ev *e, int o, int t, int q)
+{
+    if (!(e->nz[o][t] >> q & 1u))
+        return 0.0f;
+    if (e->sure[o][t] >> q & 1u)
+        return 1.0f;
+    return e->memo[o][clamp4(cb_count(e->known[o], q))][clamp4(cb_count(e->fr, q))][t];
+}
+
+/* Bit 0 of every rank's nibble gathered into a rank mask (bit 4r -> bit r). */
+static inline unsigned gather(uint64_t x)
+{
+    x &= 0x1111111111111111ull;
+    x = (x | x >> 3) & 0x0303030303030303ull;
+    x = (x | x >> 6) & 0x000F000F000F000Full;
+    x = (x | x >> 12) & 0x000000FF000000FFull;
+    x = (x | x >> 24) & 0xFFFFull;
+    return (unsigned)x & ((1u << CB_NRANKS) - 1u);
+}
+
+/* ge[t] = ranks with at least t cards in k, t = 0..4 (counts of a real deck: at most 4). */
+static inline void ranks_ge(cb_counts k, unsigned ge[6])
+{
+    ge[0] = (1u << CB_NRANKS) - 1u;
+    ge[1] = gather(k | k >> 1 | k >> 2);
+    ge[2] = gather(k >> 1 | k >> 2);
+    ge[3] = gather(k >> 2 | (k & k >> 1));
+    ge[4] = gather(k >> 2);
+    ge[5] = 0;
+}
+
+/* Ranks lo..hi as a bit mask (empty when lo > hi; lo <= 16, hi <= 15). */
+static inline unsigned rank_span(int lo, int hi)
+{
+    return lo > hi ? 0u : ((2u << hi) - 1u) & ~((1u << lo) - 1u);
+}
+
+static float seat_beat(ev *e, int o, const cb_move *m, bool with_bombs);
 
 /* What passes proved (must_beat): zero the holdings a seat cannot have; the cards of a rank
  * one seat holds none of are all with the other (the pool is exactly their two hands). */
@@ -211,44 +293,56 @@ static void apply_voids(ev *e, const cb_situ *s)
     for (int i = 0; i < 2; i++) {
         int o = others[i];
         const int8_t *ab = s->voids.above[o];
-        for (int t = 1; t <= 4; t++)
-            for (int r = ab[t] + 1; r < CB_NRANKS; r++) {
+        unsigned cut = 0; /* a seat that cannot hold t of a rank cannot hold more either */
+        for (int t = 1; t <= 4; t++) {
+            if (ab[t] + 1 < CB_NRANKS) {
                 any = true;
-                for (int t2 = t; t2 <= 4; t2++)
-                    e->tail[o][t2][r] = 0;
+                cut |= rank_span(ab[t] + 1, CB_NRANKS - 1);
             }
+            e->nz[o][t] &= (uint16_t)~cut;
+        }
         if (s->voids.no_bomb[o]) {
             any = true;
-            for (int r = 0; r <= CB_RANK_2; r++)
-                e->tail[o][4][r] = 0;
+            e->nz[o][4] &= (uint16_t)~rank_span(0, CB_RANK_2);
             if (e->r->game == CB_GAME_PDK && e->r->aaa_bomb)
-                e->tail[o][3][CB_RANK_A] = 0;
+                e->nz[o][3] &= (uint16_t)~(1u << CB_RANK_A);
         }
     }
     if (!any)
         return;
+    unsigned pge[6];
+    ranks_ge(e->pool, pge);
     for (int i = 0; i < 2; i++) {
         int o = others[i], o2 = others[1 - i];
-        for (int r = 0; r < CB_NRANKS; r++)
-            if (e->tail[o][1][r] == 0) {
-                int k = cb_count(e->pool, r);
-                for (int t = 1; t <= 4; t++)
-                    e->tail[o2][t][r] = k >= t ? 1.0f : 0.0f;
-            }
+        unsigned lacks = ~(unsigned)e->nz[o][1] & ((1u << CB_NRANKS) - 1u);
+        for (int t = 1; t <= 4; t++) {
+            /* all k cards of the rank are with o2: it holds >= t of them exactly when k >= t */
+            e->sure[o2][t] = (uint16_t)((e->sure[o2][t] & ~lacks) | (lacks & pge[t]));
+            e->nz[o2][t] = (uint16_t)((e->nz[o2][t] & ~lacks) | (lacks & pge[t]));
+        }
     }
 }
 
-static void ev_init(ev *e, const cb_hcfg *cfg, const cb_situ *s)
+static void ev_init(ev *e, const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws)
 {
-    memset(e, 0, sizeof *e);
+    /* every field that is read is set here (no memset of the whole struct: the memo is filled
+     * on use) */
     e->cfg = cfg;
     e->w = &cfg->w[s->rules->game == CB_GAME_DDZ ? 1 : 0];
     e->s = s;
     e->r = s->rules;
     e->pool = cfg->counting ? s->out : s->unseen;
+    e->nopp = 0;
+    e->opp[0] = e->opp[1] = 0;
     e->partner = -1;
+    e->mh0 = 0;
     e->leading = s->table_seat < 0;
     e->hand_n = cb_counts_total(s->hand);
+    e->partner_hold = 0;
+    memset(e->nz, 0, sizeof e->nz);
+    memset(e->sure, 0, sizeof e->sure);
+    memset(e->memo_ok, 0, sizeof e->memo_ok);
+    memset(e->nob_ok, 0, sizeof e->nob_ok);
     for (int o = 0; o < 3; o++) {
         if (o == s->seat)
             continue;
@@ -261,12 +355,15 @@ static void ev_init(ev *e, const cb_hcfg *cfg, const cb_situ *s)
      * seats in proportion to their unknown cards. */
     cb_counts known_all = 0;
     int nknown[3] = {0, 0, 0};
-    if (cfg->counting)
-        for (int o = 0; o < 3; o++) {
-            known_all += s->known[o];
-            nknown[o] = cb_counts_total(s->known[o]);
-        }
+    for (int o = 0; o < 3; o++) {
+        e->known[o] = cfg->counting ? s->known[o] : 0;
+        known_all += e->known[o];
+        nknown[o] = cb_counts_total(e->known[o]);
+    }
     int free_pool = cb_counts_total(e->pool) - cb_counts_total(known_all);
+    e->fr = e->pool - known_all; /* known cards are in the pool: no nibble borrows */
+    unsigned ge[6];
+    ranks_ge(e->fr, ge);
     for (int o = 0; o < 3; o++) {
         if (o == s->seat)
             continue;
@@ -275,17 +372,28 @@ static void ev_init(ev *e, const cb_hcfg *cfg, const cb_situ *s)
             f = 0;
         if (f > 1)
             f = 1;
-        for (int r = 0; r < CB_NRANKS; r++) {
-            int kn = cfg->counting ? cb_count(s->known[o], r) : 0;
-            int k = cb_count(e->pool, r) - (cfg->counting ? cb_count(known_all, r) : 0);
-            if (k < 0)
-                k = 0;
-            if (k > 4)
-                k = 4;
-            float tl[5];
-            binom_tails(k, kn, f, tl);
-            for (int t = 0; t <= 4; t++)
-                e->tail[o][t][r] = tl[t];
+        e->f[o] = f;
+        /* kn = 0: the workspace's tails of this share */
+        const float (*st)[5] = share_tails(ws, s->cards_left[o] - nknown[o], free_pool, f);
+        memcpy(e->memo[o][0], st, sizeof e->memo[o][0]);
+        e->memo_ok[o] = 0x1Fu;
+        /* nz: the ranks whose tail is not 0, by groups of ranks with the same (kn, k) */
+        unsigned kmask = e->known[o] ? gather(e->known[o] | e->known[o] >> 1 | e->known[o] >> 2) : 0;
+        for (int k = 0; k <= 4; k++) {
+            unsigned ranks = ge[k] & ~ge[k + 1] & ~kmask;
+            if (!ranks)
+                continue;
+            const float *tl = tails_of(e, o, 0, k);
+            for (int t = 1; t <= 4; t++)
+                if (tl[t] != 0)
+                    e->nz[o][t] |= (uint16_t)ranks;
+        }
+        for (unsigned m = kmask; m; m &= m - 1) {
+            int q = __builtin_ctz(m);
+            const float *tl = tails_of(e, o, clamp4(cb_count(e->known[o], q)), clamp4(cb_count(e->fr, q)));
+            for (int t = 1; t <= 4; t++)
+                if (tl[t] != 0)
+                    e->nz[o][t] |= (uint16_t)(1u << q);
         }
     }
     if (cfg->counting)
@@ -307,8 +415,26 @@ static void ev_init(ev *e, const cb_hcfg *cfg, const cb_situ *s)
     }
 }
 
-/* Chance that seat o beats m (same shape higher, or a bomb / rocket used with BOMB_USE). */
-static float seat_beat(const ev *e, int o, const cb_move *m, bool with_bombs)
+/* prod over the ranks of mask, ascending, of (1 - P(o holds >= t of the rank)), from 1; the
+ * ranks outside nz[o][t] (factor exactly 1) are already left out of mask */
+static inline float none_of(const ev *e, int o, int t, unsigned mask)
+{
+    float none = 1;
+    if (!e->known[o] && !e->sure[o][t]) {
+        const float *tk = &e->memo[o][0][0][t]; /* memo[o][0][k][t] = tk[5 * k] */
+        for (; mask; mask &= mask - 1)
+            none *= 1 - tk[5 * clamp4(cb_count(e->fr, __builtin_ctz(mask)))];
+    } else {
+        for (; mask; mask &= mask - 1)
+            none *= 1 - tail(e, o, t, __builtin_ctz(mask));
+    }
+    return none;
+}
+
+/* Chance that seat o beats m (same shape higher, or a bomb / rocket used with BOMB_USE).
+ * The products run over the ranks in ascending order; ranks whose factor is exactly 1 (nothing
+ * of them can be out) are skipped, which changes no bit of the result. */
+static float seat_beat(ev *e, int o, const cb_move *m, bool with_bombs)
 {
     int c = e->s->cards_left[o];
     if (c <= 0 || m->shape == CB_ROCKET || m->shape == CB_PASS)
@@ -321,12 +447,20 @@ static float seat_beat(const ev *e, int o, const cb_move *m, bool with_bombs)
         bool chain = shape_chain(m->shape);
         int L = chain ? m->len : 1;
         int last = chain ? CB_RANK_A - L + 1 : (t == 1 ? CB_RANK_D : CB_RANK_2);
+        unsigned nz = e->nz[o][t];
         float none = 1;
-        for (int st = m->main + 1; st <= last; st++) {
-            float p = 1;
-            for (int i = 0; i < L && p > 0; i++)
-                p *= e->tail[o][t][st + i];
-            none *= 1 - p;
+        if (L == 1) {
+            none = none_of(e, o, t, nz & rank_span(m->main + 1, last));
+        } else {
+            unsigned run = (1u << L) - 1u;
+            for (int st = m->main + 1; st <= last; st++) {
+                if ((nz >> st & run) != run)
+                    continue; /* some factor of p is 0: p = 0, the factor 1 - p is 1 */
+                float p = 1;
+                for (int i = 0; i < L && p > 0; i++)
+                    p *= tail(e, o, t, st + i);
+                none *= 1 - p;
+            }
         }
         same = 1 - none;
     }
@@ -334,14 +468,21 @@ static float seat_beat(const ev *e, int o, const cb_move *m, bool with_bombs)
         return same;
     float nob = 1;
     if (c >= 4) {
-        int from = bomb ? m->main + 1 : 0;
-        for (int q = from; q <= CB_RANK_2; q++)
-            nob *= 1 - e->tail[o][4][q];
+        unsigned nz4 = e->nz[o][4];
+        if (!bomb) {
+            if (!e->nob_ok[o]) {
+                e->nob_all[o] = none_of(e, o, 4, nz4 & rank_span(0, CB_RANK_2));
+                e->nob_ok[o] = 1;
+            }
+            nob = e->nob_all[o];
+        } else {
+            nob = none_of(e, o, 4, nz4 & rank_span(m->main + 1, CB_RANK_2));
+        }
     }
     if (r->game == CB_GAME_PDK && r->aaa_bomb && c >= 3 && !(bomb && m->main >= CB_MAIN_AAA))
-        nob *= 1 - e->tail[o][3][CB_RANK_A];
+        nob *= 1 - tail(e, o, 3, CB_RANK_A);
     if (r->game == CB_GAME_DDZ && c >= 2)
-        nob *= 1 - e->tail[o][1][CB_RANK_X] * e->tail[o][1][CB_RANK_D];
+        nob *= 1 - tail(e, o, 1, CB_RANK_X) * tail(e, o, 1, CB_RANK_D);
     float bombp = 1 - nob;
     return 1 - (1 - same) * (1 - (float)BOMB_USE * bombp);
 }
@@ -359,8 +500,9 @@ typedef struct terms {
     uint32_t flags;
 } terms;
 
-/* Score of a play (not a pass) given mh1 = min-hands after (exact or estimated). */
-static void score_play(const ev *e, const cb_move *m, int mh1, float risk_opp[3], terms *out)
+/* Score of a play (not a pass) given mh1 = min-hands after (exact or estimated). rollout.c
+ * (the lean play-out policy) mirrors these terms and score_pass / seat_beat: keep them alike. */
+static void score_play(ev *e, const cb_move *m, int mh1, float risk_opp[3], terms *out)
 {
     const cb_hcfg *c = e->cfg;
     const cb_hweights *W = e->w;
@@ -373,9 +515,12 @@ static void score_play(const ev *e, const cb_move *m, int mh1, float risk_opp[3]
     sc += W->lead * hold;
     /* spending control cards */
     double spend = 0;
-    cb_counts k = m->counts;
-    for (int r = 0; k; r++, k >>= 4)
-        spend += (double)(k & 15) * e->ctlw[r];
+    /* ascending ranks; absent ones would add exactly 0 */
+    for (cb_counts k = m->counts; k;) {
+        int sh = __builtin_ctzll(k) & ~3;
+        spend += (double)((k >> sh) & 15) * e->ctlw[sh >> 2];
+        k &= ~((cb_counts)15 << sh);
+    }
     bool bomb = shape_bomb(m->shape);
     if (!bomb) {
         sc -= W->keep * spend;
@@ -447,14 +592,12 @@ static int key_of(const cb_move *m) { return ((m->shape * 16 + m->main) * 24 + m
 
 static int frag(cb_counts hand, cb_counts play)
 {
-    /* ranks where the play takes some but not all of my cards: each may leave a loose piece */
-    int n = 0;
-    for (; play; hand >>= 4, play >>= 4) {
-        int p = (int)(play & 15), h = (int)(hand & 15);
-        if (p && p < h)
-            n++;
-    }
-    return n;
+    /* ranks where the play takes some but not all of my cards: each may leave a loose piece
+     * (bit 0 of a nibble: the play has the rank and the rest still has it; counts <= 4, and
+     * the play is in the hand, so no nibble borrows; at most 15 nibbles sum into the top one) */
+    cb_counts rest = hand - play;
+    uint64_t x = (play | play >> 1 | play >> 2) & (rest | rest >> 1 | rest >> 2) & 0x1111111111111111ull;
+    return (int)((x * 0x1111111111111111ull) >> 60);
 }
 
 static void fill_choice(cb_hchoice *out, const cb_move *m, double score, double best, int mh0,
@@ -519,9 +662,9 @@ int cb_heur_choose(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_rng *rng
         fill_choice(out, m, 0, 0, -1, -1, shape_bomb(m->shape) ? CB_DEC_BOMB : 0);
         out->nexact = 0;
         if (cfg->explain) {
-            ev e;
-            memset(&e, 0, sizeof e);
+            ev e; /* value_of reads only s and the opponents */
             e.s = s;
+            e.nopp = 0;
             for (int o = 0; o < 3; o++)
                 if (o != s->seat && !(cfg->team && cb_situ_partner(s, o)))
                     e.opp[e.nopp++] = o;
@@ -534,7 +677,7 @@ int cb_heur_choose(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_rng *rng
     }
 
     ev e;
-    ev_init(&e, cfg, s);
+    ev_init(&e, cfg, s, ws);
     e.mh0 = cb_hws_min_hands(ws, r, s->hand);
 
     /* pre-score every play; remember the pass */
@@ -585,22 +728,25 @@ int cb_heur_choose(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_rng *rng
      * exact_top best pre-scores overall. */
     int top = nc;
     if (cfg->exact_top > 0 && e.hand_n > cfg->exact_all_upto && nc > cfg->exact_top) {
-        int16_t cls_best[CB_NSHAPES * 24];
-        for (int q = 0; q < CB_NSHAPES * 24; q++)
-            cls_best[q] = -1;
+        /* best pre-score per class (shape, len): the classes seen are few, so a short list
+         * of them rather than a table of every class */
+        int cls_j[CB_NSHAPES * 24], ncls = 0;
+        int16_t cls_at[CB_NSHAPES * 24]; /* class -> its slot in the list, or -1 */
+        memset(cls_at, 0xFF, sizeof cls_at);
         for (int j = 0; j < nc; j++) {
             const cb_move *m = &ws->moves[ws->cands[j].idx];
             int q = m->shape * 24 + (m->len < 24 ? m->len : 23);
-            if (cls_best[q] < 0 || ws->cands[j].pre > ws->cands[cls_best[q]].pre)
-                cls_best[q] = (int16_t)j;
+            int a = cls_at[q];
+            if (a < 0) {
+                cls_at[q] = (int16_t)ncls;
+                cls_j[ncls++] = j;
+            } else if (ws->cands[j].pre > ws->cands[cls_j[a]].pre) {
+                cls_j[a] = j;
+            }
             ws->cands[j].exact = 0;
         }
-        int nmust = 0;
-        for (int q = 0; q < CB_NSHAPES * 24; q++)
-            if (cls_best[q] >= 0) {
-                ws->cands[cls_best[q]].exact = 1;
-                nmust++;
-            }
+        for (int a = 0; a < ncls; a++)
+            ws->cands[cls_j[a]].exact = 1;
         /* move the chosen to the front: class bests, then the best pre-scores of the rest */
         top = 0;
         for (int j = 0; j < nc; j++)

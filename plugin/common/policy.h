@@ -1,6 +1,8 @@
 /* cardbot plugins — the heuristic play policy (scoring legal plays without search).
  *
- * Shared by the heuristic plugin (its whole play logic) and by the ISMCTS plugin (rollouts).
+ * Shared by the heuristic plugin (its whole play logic) and by the ISMCTS plugin (candidates in
+ * the tree, the opponent model of its belief, and play-outs with rollout = heuristic; its default
+ * play-outs use rollout.h, which keeps these score terms and weights at a fraction of the cost).
  * Every legal play from core's cb_legal_moves gets a score in "plays" units (one unit is about
  * one more play needed to empty the hand):
  *   - structure: exact cb_min_hands of the hand after the play (for the candidates a cheap
@@ -73,6 +75,7 @@ typedef struct cb_hcand {
 } cb_hcand;
 
 #define CB_MH_CACHE 2048  /* direct-mapped min-hands cache entries (power of two) */
+#define CB_BT_CACHE 64    /* cached binomial tails of a seat's share of the unseen cards */
 
 /* Workspace: buffers reused across decisions (one per instance / thread). */
 typedef struct cb_hws {
@@ -83,6 +86,8 @@ typedef struct cb_hws {
     cb_counts mh_key[CB_MH_CACHE];
     int8_t mh_val[CB_MH_CACHE];
     uint64_t mh_calls, mh_hits;        /* statistics */
+    uint32_t bt_key[CB_BT_CACHE];      /* holding model: tails by share (policy.c), 0 = empty */
+    float bt_val[CB_BT_CACHE][5][5];
 } cb_hws;
 
 int cb_hws_init(cb_hws *ws);

@@ -23,6 +23,7 @@ int is_thread_init(is_thread *t)
     t->cm = malloc((size_t)t->cap_cm * sizeof *t->cm);
     t->rmoves = malloc((size_t)CB_MOVES_CAP * sizeof *t->rmoves);
     if (!t->nodes || !t->cm || !t->rmoves || cb_hws_init(&t->agent.ws) != 0 || cb_hws_init(&t->tree_ws) != 0 ||
+        cb_rollout_init(&t->roll) != 0 ||
         is_solver_init(&t->solver, 15, 1 << 15) != 0) {
         is_thread_free(t);
         return -1;
@@ -42,6 +43,7 @@ void is_thread_free(is_thread *t)
     free(t->cm);
     free(t->rmoves);
     cb_hws_free(&t->agent.ws);
+    cb_rollout_free(&t->roll);
     cb_hws_free(&t->tree_ws);
     is_solver_free(&t->solver);
     memset(t, 0, sizeof *t);
@@ -204,8 +206,17 @@ static int evaluate(is_thread *t, cb_deal *g)
         }
     }
     t->playouts++;
-    cb_deal_policy pol = S->rollout == IS_ROLLOUT_RANDOM ? random_policy : cb_heur_deal_policy;
-    void *user = S->rollout == IS_ROLLOUT_RANDOM ? (void *)t : (void *)&t->agent;
+    cb_deal_policy pol = cb_heur_deal_policy;
+    void *user = &t->agent;
+    if (S->rollout == IS_ROLLOUT_RANDOM) {
+        pol = random_policy;
+        user = t;
+    } else if (S->rollout == IS_ROLLOUT_FAST) {
+        /* rollout_exact applies to this policy as to the heuristic's (0: the default) */
+        t->roll.exact_top = S->rollout_exact > 0 ? S->rollout_exact : CB_ROLLOUT_EXACT_TOP;
+        pol = cb_rollout_deal_policy;
+        user = &t->roll;
+    }
     cb_deal_policy pols[3] = {pol, pol, pol};
     void *users[3] = {user, user, user};
     g->hist = NULL;

@@ -18,9 +18,10 @@
  *  - Values are win/loss for the searcher's side: DDZ teams; PDK "paranoid" (the searcher, or
  *    a 包庄 declarer's side, against the rest; see solve.h). A node's statistics are kept for
  *    the side that chose it.
- *  - Leaves: play-outs with the rollout policy (the shared heuristic's fast configuration
- *    cb_hcfg_rollout, or uniform random plays); with few cards left, the exact solver
- *    (solve.h) instead.
+ *  - Leaves: play-outs with the rollout policy (by default the lean policy of
+ *    plugin/common/rollout.h, which plays as the shared heuristic's fast configuration
+ *    cb_hcfg_rollout does at about half its cost; or that configuration itself, or uniform
+ *    random plays); with few cards left, the exact solver (solve.h) instead.
  *  - Root parallelism: each thread grows its own tree from its own seed (derived from the
  *    view's seed and the thread index) and worlds; the root children's statistics are summed.
  *    With a budget in iterations the result depends only on the seed and the thread count.
@@ -34,10 +35,13 @@
 #include "../common/belief.h"
 #include "../common/deal.h"
 #include "../common/policy.h"
+#include "../common/rollout.h"
 #include "../common/worlds.h"
 #include "solve.h"
 
-enum { IS_ROLLOUT_HEURISTIC = 0, IS_ROLLOUT_RANDOM = 1 };
+/* play-out policies: the shared heuristic (cb_hcfg_rollout), uniform random legal plays, the
+ * lean policy of plugin/common/rollout.h (the heuristic's judgement at a fraction of its cost) */
+enum { IS_ROLLOUT_HEURISTIC = 0, IS_ROLLOUT_RANDOM = 1, IS_ROLLOUT_FAST = 2 };
 
 typedef struct is_node {
     cb_move move;         /* the action into this node */
@@ -91,6 +95,7 @@ typedef struct is_thread {
     cb_cards pool[32][3];     /* worlds kept for reuse when the sampler struggles */
     cb_rng rng;
     cb_heur_agent agent;      /* rollout policy (and its workspace) */
+    cb_rollout roll;          /* ... the lean one (rollout = fast) */
     cb_hcfg tree_cfg;         /* candidate scoring inside the tree */
     cb_hws tree_ws;
     cb_move *rmoves;          /* random rollouts: legal plays */

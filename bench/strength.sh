@@ -2,7 +2,7 @@
 # cardbot — strength of the default strategy (ismcts) against heuristic level 6, through the
 # console host (duplicate deals, so luck cancels). Prints figures; asserts nothing.
 #
-#   bench/strength.sh [SEED [PDK_GAMES [DDZ_GAMES]]]     (defaults 1, 6000, 2000)
+#   bench/strength.sh [SEED [PDK_GAMES [DDZ_GAMES]]]     (defaults 1, 6000, 6000)
 #
 #   PDK: one ismcts seat against two heuristic level-6 seats (config/pdk-ismcts-vs-heuristic.ini),
 #        --duplicate: parity is a 33.3% win share. Target: >= 50%. Also 包庄 (Bao%: declared
@@ -11,14 +11,17 @@
 #        [table.landlord] ismcts landlord against heuristic farmers, [table.farmers] ismcts
 #        farmers against a heuristic landlord. Combined = the mean of ismcts's two win rates
 #        (0.5 = as good as the heuristic). Target: >= 0.65.
-# Sized for about a quarter of an hour on 2 cores (--concurrency 2). Uses build/plain (built
+#   Inference: the PDK match is played again with `belief = 1` (no inference: uniform worlds),
+#   config/pdk-ismcts-vs-heuristic.ini's [table.nobelief], to show what inference is worth.
+# --duplicate plays each deal three times (hands rotated), so 6000 games = 2000 deals.
+# Sized for about an hour on 2 cores (--concurrency 2). Uses build/plain (built
 # with `make` first when missing). Set CARDBOT=path to use another binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SEED=${1:-1}
 PDK_GAMES=${2:-6000}
-DDZ_GAMES=${3:-2000}
+DDZ_GAMES=${3:-6000}
 BIN=${CARDBOT:-build/plain/cardbot}
 [ -x "$BIN" ] || make --no-print-directory >/dev/null
 [ -x "$BIN" ] || { echo "strength.sh: no $BIN" >&2; exit 1; }
@@ -50,6 +53,11 @@ PDK_CI=$(echo "$OUT" | awk '$1 == "ismcts" { print $4, $5; exit }')
 BAO=$(field ismcts '$(NF-1)')
 BAOWIN=$(field ismcts '$NF')
 
+run "PDK without inference (belief = 1): ismcts at seat 0, heuristic L6 at seats 1 and 2" \
+    --config config/pdk-ismcts-vs-heuristic.ini --table nobelief --games "$PDK_GAMES"
+NB_WIN=$(field ismcts_nobelief '$3')
+NB_CI=$(echo "$OUT" | awk '$1 == "ismcts_nobelief" { print $4, $5; exit }')
+
 run "DDZ: ismcts landlord (seat 0) vs heuristic farmers" \
     --config config/ddz-ismcts-vs-heuristic.ini --table landlord --landlord 0 --games "$DDZ_GAMES"
 LL_WIN=$(field ismcts '$3')
@@ -63,6 +71,7 @@ FA_CI=$(echo "$OUT" | awk '$1 == "ismcts" { print $4, $5; exit }')
 COMBINED=$(awk -v a="$LL_WIN" -v b="$FA_WIN" 'BEGIN { printf "%.3f", (a + b) / 200 }')
 echo "== summary (seed $SEED)"
 printf '   PDK win share        %6s%%  %s   (%s games; parity 33.3%%, target >= 50%%)\n' "$PDK_WIN" "$PDK_CI" "$PDK_GAMES"
+printf '   PDK no inference     %6s%%  %s   (belief = 1, same deals)\n' "$NB_WIN" "$NB_CI"
 printf '   PDK 包庄 declared    %6s%%  of its games; won %s%% of them (target >= 60%%)\n' "$BAO" "$BAOWIN"
 printf '   DDZ as landlord      %6s%%  %s   (%s games)\n' "$LL_WIN" "$LL_CI" "$DDZ_GAMES"
 printf '   DDZ as farmers       %6s%%  %s   (%s games)\n' "$FA_WIN" "$FA_CI" "$DDZ_GAMES"

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "deal.h"
 #include "situ.h"
@@ -119,6 +120,19 @@ int cb_belief_mismatches(cb_belief *b, const cb_view *v, const cb_cards hands[3]
     return miss;
 }
 
+/* Past the deadline (with at least one world in the pool)? */
+static bool late(cb_belief *b)
+{
+    if (!b->deadline_ns || b->n == 0)
+        return false;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    if ((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec < b->deadline_ns)
+        return false;
+    b->cut = true;
+    return true;
+}
+
 /* the k-th card (0-based) of a set */
 static cb_cards nth_bit(cb_cards c, int k)
 {
@@ -146,7 +160,7 @@ static int walk(cb_belief *b, const cb_view *v, cb_worlds *w, int n, double eps,
             b->decisions = dec;
         /* a short burn-in, then every state of the walk is a pool world */
         int burn = per / 4;
-        for (int step = 0; step < burn + per && b->n < n; step++) {
+        for (int step = 0; step < burn + per && b->n < n && !late(b); step++) {
             cb_cards fa = h[sa] & ~w->fixed[sa], fb = h[sb] & ~w->fixed[sb];
             int na = cb_cards_size(fa), nb = cb_cards_size(fb);
             if (na > 0 && nb > 0) {
@@ -195,9 +209,10 @@ int cb_belief_build(cb_belief *b, const cb_view *v, cb_worlds *w, int n, double 
     b->decisions = 0;
     b->min_mismatch = -1;
     b->steps = b->accepted = 0;
+    b->cut = false;
     if (b->chains > 0 && eps < 1)
         return walk(b, v, w, n, eps, seed);
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n && !late(b); i++) {
         cb_rng rng;
         cb_rng_seed(&rng, cb_rng_mix(seed, 0xBE11EFull + (uint64_t)i));
         cb_cards h[3];

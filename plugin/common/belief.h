@@ -42,6 +42,9 @@ typedef struct cb_belief {
     int chains;                /* 0: importance resampling of n uniform worlds; else a
                                   Metropolis walk (see cb_belief_build) in this many chains */
     uint64_t steps, accepted;  /* the walk's statistics */
+    uint64_t deadline_ns;      /* CLOCK_MONOTONIC time past which the pool stops growing (it
+                                  keeps the worlds it has, at least one); 0: none */
+    bool cut;                  /* the last build stopped at the deadline */
     cb_play_rec *hist;         /* scratch: the replayed record */
     int hist_cap;
     bool ready;

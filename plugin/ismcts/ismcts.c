@@ -49,8 +49,9 @@
  *                      see solve.h) or maxn (each seat for itself in the tree; leaves are then
  *                      never solved, the solver being two-sided).
  *
- * The view's budget_ms (when not 0) caps every search at 60% of it, so a slow machine answers in
- * time; reproducibility holds as long as that cap is not reached.
+ * The view's budget_ms (when not 0) caps the belief pool's building at 25% of it (the pool keeps
+ * the worlds it has by then) and every search at 60% of it, so a slow machine answers in time;
+ * reproducibility holds as long as neither cap is reached.
  *
  * Explanations: "v" is the estimated win rate of the chosen play for my side, "n" its visits,
  * then iterations, worlds sampled, milliseconds and the root candidates. ENDGAME: the exact
@@ -529,6 +530,8 @@ static int ism_play(void *inst, const cb_view *v, cb_decision *out)
     /* the weighted pool for the endgame and the search (a failure to replay leaves the plain
      * sampler in charge) */
     m->belief.chains = m->p.belief_chains;
+    /* the pool may take a quarter of the host's budget; the search then gets its 60% */
+    m->belief.deadline_ns = v->budget_ms > 0 ? t0 + (uint64_t)v->budget_ms * 250000ull : 0;
     if (m->p.belief < 1 &&
         cb_belief_build(&m->belief, v, &m->worlds, m->p.belief_worlds, m->p.belief, S.seed) > 0)
         S.belief = &m->belief;
@@ -622,8 +625,8 @@ static int ism_play(void *inst, const cb_view *v, cb_decision *out)
                            nroot, ch.nmoves);
         /* inference: the pool's effective size and the best world's unexplained choices */
         if (S.belief && len > 0 && (size_t)len < sizeof d.explain)
-            snprintf(d.explain + len, sizeof d.explain - (size_t)len, " ess=%.0f miss=%d/%d", S.belief->ess,
-                     S.belief->min_mismatch, S.belief->decisions);
+            snprintf(d.explain + len, sizeof d.explain - (size_t)len, " ess=%.0f miss=%d/%d%s", S.belief->ess,
+                     S.belief->min_mismatch, S.belief->decisions, S.belief->cut ? " cut" : "");
     }
     if (chosen->shape != CB_PASS && cb_cards_pick(v->hand, chosen->counts, &d.cards) != 0)
         return -1;

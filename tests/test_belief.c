@@ -20,82 +20,40 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "support/plugload.h"
+#include "support/botfix.h"
 #include "support/randhand.h"
 #include "cardbot/bot.h"
 #include "../plugin/common/belief.h"
 #include "../plugin/common/deal.h"
 
 typedef struct api {
-    void *so;
-    int (*binit)(cb_belief *);
-    void (*bfree)(cb_belief *);
-    int (*build)(cb_belief *, const cb_view *, cb_worlds *, int, double, uint64_t);
-    int (*mismatches)(cb_belief *, const cb_view *, const cb_cards[3], int *);
-    void (*draw)(const cb_belief *, cb_rng *, cb_cards[3]);
-    int (*from_view)(cb_worlds *, const cb_view *, char *, size_t);
-    int (*sample)(cb_worlds *, cb_rng *, cb_cards[3], cb_cards *);
-    bool (*consistent)(const cb_worlds *, const cb_cards[3], cb_cards);
-    void (*wfree)(cb_worlds *);
-    void (*deal_init)(cb_deal *, const cb_rules *, const cb_cards[3], int, int, int, cb_cards);
-    int (*deal_step)(cb_deal *, const cb_move *, char *, size_t);
-    void (*deal_view)(const cb_deal *, const int[3], uint64_t, cb_view *);
-    void (*hcfg_level)(cb_hcfg *, int);
-    int (*hws_init)(cb_hws *);
-    void (*hws_free)(cb_hws *);
-    int (*heur_policy)(void *, const cb_deal *, cb_move *);
+    void *so; /* first: the state of cbt_plugin_setup (tests/support/plugload.h) */
+    __typeof__(cb_belief_init) *binit;
+    __typeof__(cb_belief_free) *bfree;
+    __typeof__(cb_belief_build) *build;
+    __typeof__(cb_belief_mismatches) *mismatches;
+    __typeof__(cb_belief_draw) *draw;
+    cbt_worlds_api worlds; /* plugin/common: the determinization */
+    cbt_deal_api common;   /* plugin/common: the deal helper and the shared heuristic */
 } api;
 
 static int setup(void **state)
 {
-    api *a = calloc(1, sizeof *a);
-    if (!a)
-        return -1;
-    a->so = cbt_open_plugin("ismcts");
-    if (!a->so) {
-        free(a);
-        return -1;
-    }
-    struct {
-        void **slot;
-        const char *name;
-    } syms[] = {
-        {(void **)&a->binit, "cb_belief_init"},        {(void **)&a->bfree, "cb_belief_free"},
-        {(void **)&a->build, "cb_belief_build"},       {(void **)&a->mismatches, "cb_belief_mismatches"},
-        {(void **)&a->draw, "cb_belief_draw"},         {(void **)&a->from_view, "cb_worlds_from_view"},
-        {(void **)&a->sample, "cb_worlds_sample"},     {(void **)&a->consistent, "cb_worlds_consistent"},
-        {(void **)&a->wfree, "cb_worlds_free"},        {(void **)&a->deal_init, "cb_deal_init"},
-        {(void **)&a->deal_step, "cb_deal_step"},      {(void **)&a->deal_view, "cb_deal_view"},
-        {(void **)&a->hcfg_level, "cb_hcfg_level"},    {(void **)&a->hws_init, "cb_hws_init"},
-        {(void **)&a->hws_free, "cb_hws_free"},        {(void **)&a->heur_policy, "cb_heur_deal_policy"},
+    static const cbt_sym syms[] = {
+        {"cb_belief_init", offsetof(api, binit)},
+        {"cb_belief_free", offsetof(api, bfree)},
+        {"cb_belief_build", offsetof(api, build)},
+        {"cb_belief_mismatches", offsetof(api, mismatches)},
+        {"cb_belief_draw", offsetof(api, draw)},
+        CBT_WORLDS_API_SYMS(api, worlds),
+        CBT_DEAL_API_SYMS(api, common),
     };
-    for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
-        *syms[i].slot = dlsym(a->so, syms[i].name);
-        if (!*syms[i].slot) {
-            print_error("missing symbol %s\n", syms[i].name);
-            dlclose(a->so);
-            free(a);
-            return -1;
-        }
-    }
-    *state = a;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    api *a = *state;
-    if (a) {
-        dlclose(a->so);
-        free(a);
-    }
-    return 0;
+    return cbt_plugin_setup(state, "ismcts", sizeof(api), syms, sizeof syms / sizeof syms[0]);
 }
 
 /* ---- deals played by heuristic seats, with a record ---- */
@@ -119,9 +77,9 @@ static void table_open(table *T, const api *a, int mode, int level, uint64_t see
     cb_rules_preset(mode == MODE_DDZ ? "ddz" : "pdk16", &T->r);
     cbt_rng_seed(&T->rng, seed);
     for (int s = 0; s < 3; s++) {
-        a->hcfg_level(&T->agent[s].cfg, level);
+        a->common.hcfg_level(&T->agent[s].cfg, level);
         T->agent[s].cfg.explain = false;
-        assert_int_equal(a->hws_init(&T->agent[s].ws), 0);
+        assert_int_equal(a->common.hws_init(&T->agent[s].ws), 0);
         cb_rng_seed(&T->agent[s].rng, seed * 3 + (uint64_t)s + 1);
     }
 }
@@ -129,28 +87,13 @@ static void table_open(table *T, const api *a, int mode, int level, uint64_t see
 static void table_close(table *T)
 {
     for (int s = 0; s < 3; s++)
-        T->a->hws_free(&T->agent[s].ws);
+        T->a->common.hws_free(&T->agent[s].ws);
 }
 
 static void table_deal(table *T, int mode)
 {
-    int ids[CB_NCARDS], n = 0;
-    for (int i = 0; i < CB_NCARDS; i++)
-        if (T->r.deck & cb_card_bit(i))
-            ids[n++] = i;
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)cbt_rng_below(&T->rng, (uint32_t)(i + 1));
-        int t = ids[i];
-        ids[i] = ids[j];
-        ids[j] = t;
-    }
-    cb_cards h[3] = {0, 0, 0}, bottom = 0;
-    int k = 0;
-    for (int s = 0; s < 3; s++)
-        for (int c = 0; c < T->r.hand_size; c++)
-            h[s] |= cb_card_bit(ids[k++]);
-    for (; k < n; k++)
-        bottom |= cb_card_bit(ids[k]);
+    cb_cards h[3], bottom;
+    cbt_deal(&T->rng, T->r.deck, T->r.hand_size, h, &bottom);
     int ll = -1, bid = 0;
     T->bids[0] = T->bids[1] = T->bids[2] = 0;
     if (mode == MODE_DDZ) {
@@ -167,14 +110,14 @@ static void table_deal(table *T, int mode)
     }
     T->g.hist = T->hist;
     T->g.hist_cap = (int)(sizeof T->hist / sizeof T->hist[0]);
-    T->a->deal_init(&T->g, &T->r, h, -1, ll, bid, mode == MODE_DDZ ? bottom : 0);
+    T->a->common.deal_init(&T->g, &T->r, h, -1, ll, bid, mode == MODE_DDZ ? bottom : 0);
 }
 
 static void table_step(table *T)
 {
     cb_move m;
-    assert_int_equal(T->a->heur_policy(&T->agent[T->g.turn], &T->g, &m), 0);
-    assert_true(T->a->deal_step(&T->g, &m, NULL, 0) >= 0);
+    assert_int_equal(T->a->common.heur_policy(&T->agent[T->g.turn], &T->g, &m), 0);
+    assert_true(T->a->common.deal_step(&T->g, &m, NULL, 0) >= 0);
 }
 
 /* ---- tests ---- */
@@ -200,7 +143,7 @@ static void run(const api *a, int mode, int level, uint64_t seed, int deals, int
         while (T.g.winner < 0) {
             if (T.g.nhist > 0 && cbt_rng_below(&T.rng, (uint32_t)every) == 0) {
                 cb_view v;
-                a->deal_view(&T.g, T.bids, 1, &v);
+                a->common.deal_view(&T.g, T.bids, 1, &v);
                 int dec = -1;
                 int mm = a->mismatches(&B, &v, T.g.hands, &dec);
                 assert_true(mm >= 0);
@@ -210,11 +153,11 @@ static void run(const api *a, int mode, int level, uint64_t seed, int deals, int
                 t->truth_miss += mm;
                 if (sampled > 0 && dec >= 3) {
                     char err[160] = "";
-                    if (a->from_view(&W, &v, err, sizeof err) != 0)
+                    if (a->worlds.from_view(&W, &v, err, sizeof err) != 0)
                         fail_msg("cb_worlds_from_view refused a real record: %s", err);
                     for (int i = 0; i < sampled; i++) {
                         cb_cards w[3];
-                        if (a->sample(&W, &wr, w, NULL) != 0)
+                        if (a->worlds.sample(&W, &wr, w, NULL) != 0)
                             continue;
                         int m2 = a->mismatches(&B, &v, w, NULL);
                         assert_true(m2 >= 0);
@@ -226,7 +169,7 @@ static void run(const api *a, int mode, int level, uint64_t seed, int deals, int
             table_step(&T);
         }
     }
-    a->wfree(&W);
+    a->worlds.wfree(&W);
     a->bfree(&B);
     table_close(&T);
 }
@@ -266,49 +209,84 @@ static void test_deviation_seen(void **state)
     assert_true(t.truth_miss > t.compared / 20); /* level 1 plays otherwise, and it shows */
 }
 
+/* ---- the pool fixture (test_pool, test_walk) ---- */
+
+/* A pdk16 table of level-6 seats, two beliefs (the second builds the same pool again: the same
+ * seed must give the same worlds) and the worlds of the current view. */
+typedef struct poolfix {
+    table T;
+    cb_belief B, B2;
+    cb_worlds W;
+} poolfix;
+
+static void poolfix_open(poolfix *f, const api *a, uint64_t seed)
+{
+    table_open(&f->T, a, MODE_PDK, 6, seed);
+    assert_int_equal(a->binit(&f->B), 0);
+    assert_int_equal(a->binit(&f->B2), 0);
+    memset(&f->W, 0, sizeof f->W);
+}
+
+static void poolfix_close(poolfix *f)
+{
+    const api *a = f->T.a;
+    a->worlds.wfree(&f->W);
+    a->bfree(&f->B);
+    a->bfree(&f->B2);
+    table_close(&f->T);
+}
+
+/* A new deal played 12 to 23 recorded actions in, then the view of the seat to act (its
+ * pointers into the table's deal) and its worlds, which must accept the record. False when
+ * the deal ended first (nothing built). */
+static bool poolfix_view(poolfix *f, cb_view *v)
+{
+    table *T = &f->T;
+    table_deal(T, MODE_PDK);
+    int stop = 12 + (int)cbt_rng_below(&T->rng, 12);
+    while (T->g.winner < 0 && T->g.nhist < stop)
+        table_step(T);
+    if (T->g.winner >= 0)
+        return false;
+    T->a->common.deal_view(&T->g, T->bids, 1, v);
+    char err[160] = "";
+    assert_int_equal(T->a->worlds.from_view(&f->W, v, err, sizeof err), 0);
+    return true;
+}
+
 static void test_pool(void **state)
 {
     const api *a = *state;
     uint64_t seed = cbt_seed(73);
-    table T;
-    table_open(&T, a, MODE_PDK, 6, seed);
-    cb_belief B, B2;
-    assert_int_equal(a->binit(&B), 0);
-    assert_int_equal(a->binit(&B2), 0);
-    cb_worlds W;
-    memset(&W, 0, sizeof W);
+    poolfix f;
+    poolfix_open(&f, a, seed);
+    cb_belief *const B = &f.B, *const B2 = &f.B2;
+    cb_worlds *const W = &f.W;
     int pools = 0;
     for (int d = 0; d < 12; d++) {
-        table_deal(&T, MODE_PDK);
-        int stop = 12 + (int)cbt_rng_below(&T.rng, 12);
-        while (T.g.winner < 0 && T.g.nhist < stop)
-            table_step(&T);
-        if (T.g.winner >= 0)
-            continue;
         cb_view v;
-        a->deal_view(&T.g, T.bids, 1, &v);
-        char err[160] = "";
-        assert_int_equal(a->from_view(&W, &v, err, sizeof err), 0);
+        if (!poolfix_view(&f, &v))
+            continue;
         const double eps = 0.3;
-        int n = a->build(&B, &v, &W, 64, eps, seed + (uint64_t)d);
+        int n = a->build(B, &v, W, 64, eps, seed + (uint64_t)d);
         assert_true(n >= 60 && n <= 64);
-        assert_int_equal(a->build(&B2, &v, &W, 64, eps, seed + (uint64_t)d), n);
+        assert_int_equal(a->build(B2, &v, W, 64, eps, seed + (uint64_t)d), n);
         int best = 1 << 30;
         for (int i = 0; i < n; i++) {
-            assert_true(a->consistent(&W, B.hands[i], 0));
-            assert_memory_equal(B.hands[i], B2.hands[i], sizeof B.hands[i]); /* same seed, same pool */
-            assert_int_equal(B.mismatch[i], B2.mismatch[i]);
-            assert_int_equal(B.mismatch[i], a->mismatches(&B2, &v, B.hands[i], NULL));
-            if (B.mismatch[i] < best)
-                best = B.mismatch[i];
+            assert_true(a->worlds.consistent(W, B->hands[i], 0));
+            assert_memory_equal(B->hands[i], B2->hands[i], sizeof B->hands[i]); /* same seed, same pool */
+            assert_int_equal(B->mismatch[i], B2->mismatch[i]);
+            assert_int_equal(B->mismatch[i], a->mismatches(B2, &v, B->hands[i], NULL));
+            if (B->mismatch[i] < best)
+                best = B->mismatch[i];
         }
-        assert_int_equal(best, B.min_mismatch);
+        assert_int_equal(best, B->min_mismatch);
         /* the weights */
         double prev = 0;
         for (int i = 0; i < n; i++) {
-            double w = pow(eps, B.mismatch[i] - best);
-            assert_true(fabs((B.cum[i] - prev) - w) < 1e-9);
-            prev = B.cum[i];
+            double w = pow(eps, B->mismatch[i] - best);
+            assert_true(fabs((B->cum[i] - prev) - w) < 1e-9);
+            prev = B->cum[i];
         }
         /* draws follow the weights: every world's count within 5 sigma of its expectation */
         enum { DRAWS = 20000 };
@@ -318,23 +296,23 @@ static void test_pool(void **state)
         cb_rng_seed(&r, seed + 99);
         for (int k = 0; k < DRAWS; k++) {
             cb_cards h[3];
-            a->draw(&B, &r, h);
+            a->draw(B, &r, h);
             int j = 0;
-            while (j < n && memcmp(B.hands[j], h, sizeof h) != 0)
+            while (j < n && memcmp(B->hands[j], h, sizeof h) != 0)
                 j++;
             assert_true(j < n);
             /* identical worlds may repeat in the pool: credit the first of them */
             cnt[j]++;
         }
-        double tot = B.cum[n - 1];
+        double tot = B->cum[n - 1];
         for (int i = 0; i < n; i++) {
             double p = 0;
             for (int j = 0; j < n; j++)
-                if (memcmp(B.hands[j], B.hands[i], sizeof B.hands[i]) == 0) {
+                if (memcmp(B->hands[j], B->hands[i], sizeof B->hands[i]) == 0) {
                     if (j < i)
                         p = -1; /* counted at its first copy */
                     else if (p >= 0)
-                        p += (B.cum[j] - (j ? B.cum[j - 1] : 0)) / tot;
+                        p += (B->cum[j] - (j ? B->cum[j - 1] : 0)) / tot;
                 }
             if (p < 0)
                 continue;
@@ -343,18 +321,15 @@ static void test_pool(void **state)
         }
         free(cnt);
         /* eps = 1: equal weights, nothing replayed */
-        int n1 = a->build(&B2, &v, &W, 32, 1.0, seed);
+        int n1 = a->build(B2, &v, W, 32, 1.0, seed);
         assert_true(n1 >= 30);
         for (int i = 0; i < n1; i++)
-            assert_int_equal(B2.mismatch[i], 0);
-        assert_true(fabs(B2.ess - n1) < 1e-9);
+            assert_int_equal(B2->mismatch[i], 0);
+        assert_true(fabs(B2->ess - n1) < 1e-9);
         pools++;
     }
     assert_true(pools >= 8);
-    a->wfree(&W);
-    a->bfree(&B);
-    a->bfree(&B2);
-    table_close(&T);
+    poolfix_close(&f);
 }
 
 /* The Metropolis walks: every world of the pool consistent with the record and carrying its
@@ -364,49 +339,39 @@ static void test_walk(void **state)
 {
     const api *a = *state;
     uint64_t seed = cbt_seed(74);
-    table T;
-    table_open(&T, a, MODE_PDK, 6, seed);
-    cb_belief B, B2;
-    assert_int_equal(a->binit(&B), 0);
-    assert_int_equal(a->binit(&B2), 0);
-    B.chains = B2.chains = 4;
-    cb_worlds W;
-    memset(&W, 0, sizeof W);
+    poolfix f;
+    poolfix_open(&f, a, seed);
+    cb_belief *const B = &f.B, *const B2 = &f.B2;
+    cb_worlds *const W = &f.W;
+    B->chains = B2->chains = 4;
     double walk_sum = 0, uni_sum = 0;
     long walk_n = 0, uni_n = 0;
     int views = 0;
     int tried = 0;
     for (int d = 0; d < 24; d++) {
-        table_deal(&T, MODE_PDK);
-        int stop = 12 + (int)cbt_rng_below(&T.rng, 12);
-        while (T.g.winner < 0 && T.g.nhist < stop)
-            table_step(&T);
-        if (T.g.winner >= 0)
-            continue;
         cb_view v;
-        a->deal_view(&T.g, T.bids, 1, &v);
-        char err[160] = "";
-        assert_int_equal(a->from_view(&W, &v, err, sizeof err), 0);
+        if (!poolfix_view(&f, &v))
+            continue;
         tried++;
-        int n = a->build(&B, &v, &W, 80, 0.1, seed + (uint64_t)d);
+        int n = a->build(B, &v, W, 80, 0.1, seed + (uint64_t)d);
         if (n <= 0)
             continue;
-        assert_int_equal(a->build(&B2, &v, &W, 80, 0.1, seed + (uint64_t)d), n);
-        assert_true(B.steps > 0);
+        assert_int_equal(a->build(B2, &v, W, 80, 0.1, seed + (uint64_t)d), n);
+        assert_true(B->steps > 0);
         for (int i = 0; i < n; i++) {
-            assert_true(a->consistent(&W, B.hands[i], 0));
-            assert_memory_equal(B.hands[i], B2.hands[i], sizeof B.hands[i]);
-            assert_int_equal(B.mismatch[i], a->mismatches(&B2, &v, B.hands[i], NULL));
-            walk_sum += B.mismatch[i];
+            assert_true(a->worlds.consistent(W, B->hands[i], 0));
+            assert_memory_equal(B->hands[i], B2->hands[i], sizeof B->hands[i]);
+            assert_int_equal(B->mismatch[i], a->mismatches(B2, &v, B->hands[i], NULL));
+            walk_sum += B->mismatch[i];
             walk_n++;
         }
         cb_rng r;
         cb_rng_seed(&r, seed + 1000 + (uint64_t)d);
         for (int i = 0; i < 40; i++) {
             cb_cards h[3];
-            if (a->sample(&W, &r, h, NULL) != 0)
+            if (a->worlds.sample(W, &r, h, NULL) != 0)
                 continue;
-            uni_sum += a->mismatches(&B2, &v, h, NULL);
+            uni_sum += a->mismatches(B2, &v, h, NULL);
             uni_n++;
         }
         views++;
@@ -417,10 +382,7 @@ static void test_walk(void **state)
     print_message("  seed %llu: %d views; mismatches per world: walk %.2f, uniform %.2f\n", (unsigned long long)seed,
                   views, wm, um);
     assert_true(wm < 0.6 * um);
-    a->wfree(&W);
-    a->bfree(&B);
-    a->bfree(&B2);
-    table_close(&T);
+    poolfix_close(&f);
 }
 
 int main(void)
@@ -431,5 +393,5 @@ int main(void)
         cmocka_unit_test(test_pool),
         cmocka_unit_test(test_walk),
     };
-    return cmocka_run_group_tests_name("belief", tests, setup, teardown);
+    return cmocka_run_group_tests_name("belief", tests, setup, cbt_plugin_teardown);
 }

@@ -22,80 +22,39 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cardbot/bot.h"
 #include "cardbot/rules.h"
-#include "support/plugload.h"
+#include "support/botfix.h"
 #include "support/randhand.h"
 #include "../plugin/common/deal.h"
 #include "../plugin/common/policy.h"
 #include "../plugin/common/rollout.h"
 
 typedef struct api {
-    void *so;
+    void *so; /* first: the state of cbt_plugin_setup (tests/support/plugload.h) */
     __typeof__(cb_rollout_init) *ro_init;
     __typeof__(cb_rollout_free) *ro_free;
     __typeof__(cb_rollout_choose) *ro_choose;
-    __typeof__(cb_deal_init) *deal_init;
-    __typeof__(cb_deal_step) *deal_step;
     __typeof__(cb_hcfg_rollout) *hcfg_rollout;
-    __typeof__(cb_hws_init) *hws_init;
-    __typeof__(cb_hws_free) *hws_free;
-    __typeof__(cb_heur_deal_policy) *heur_policy;
-    __typeof__(cb_deal_view) *deal_view;
     cb_plugin_entry_fn entry;
+    cbt_deal_api common; /* plugin/common: the deal helper and the shared heuristic */
 } api;
 
 static int setup(void **state)
 {
-    api *a = calloc(1, sizeof *a);
-    if (!a)
-        return -1;
-    a->so = cbt_open_plugin("ismcts");
-    if (!a->so) {
-        free(a);
-        return -1;
-    }
-    struct {
-        const char *name;
-        void **slot;
-    } syms[] = {
-        {"cb_rollout_init", (void **)&a->ro_init},       {"cb_rollout_free", (void **)&a->ro_free},
-        {"cb_rollout_choose", (void **)&a->ro_choose},   {"cb_deal_init", (void **)&a->deal_init},
-        {"cb_deal_step", (void **)&a->deal_step},        {"cb_hcfg_rollout", (void **)&a->hcfg_rollout},
-        {"cb_hws_init", (void **)&a->hws_init},          {"cb_hws_free", (void **)&a->hws_free},
-        {"cb_heur_deal_policy", (void **)&a->heur_policy}, {"cb_deal_view", (void **)&a->deal_view},
-        {CB_PLUGIN_ENTRY, (void **)&a->entry},
+    static const cbt_sym syms[] = {
+        {"cb_rollout_init", offsetof(api, ro_init)},
+        {"cb_rollout_free", offsetof(api, ro_free)},
+        {"cb_rollout_choose", offsetof(api, ro_choose)},
+        {"cb_hcfg_rollout", offsetof(api, hcfg_rollout)},
+        {CB_PLUGIN_ENTRY, offsetof(api, entry)},
+        CBT_DEAL_API_SYMS(api, common),
     };
-    int missing = 0;
-    for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
-        *syms[i].slot = dlsym(a->so, syms[i].name);
-        if (!*syms[i].slot) {
-            fprintf(stderr, "ismcts.so: missing symbol %s\n", syms[i].name);
-            missing++;
-        }
-    }
-    if (missing) {
-        dlclose(a->so);
-        free(a);
-        return -1;
-    }
-    *state = a;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    api *a = *state;
-    if (a) {
-        dlclose(a->so);
-        free(a);
-    }
-    return 0;
+    return cbt_plugin_setup(state, "ismcts", sizeof(api), syms, sizeof syms / sizeof syms[0]);
 }
 
 /* ---- variants and deals ---- */
@@ -115,42 +74,24 @@ static const variant variants[] = {
 };
 #define NVARIANTS ((int)(sizeof variants / sizeof variants[0]))
 
-static void rules_of(const variant *v, cb_rules *r)
+/* Variant vi: its rules, and its own random stream g (seeded with seed: each variant replays
+ * alone). */
+static const variant *variant_open(int vi, uint64_t seed, cb_rules *r, cbt_rng *g)
 {
+    const variant *v = &variants[vi];
     assert_int_equal(cb_rules_preset(v->preset, r), 0);
     if (v->loose)
         r->must_beat = r->must_beat_bomb = r->warn_single = r->spade3_first = false;
     if (v->rk)
         r->rocket_kickers = true;
-}
-
-static void shuffle_deal(cbt_rng *g, const cb_rules *r, cb_cards h[3], cb_cards *bottom)
-{
-    int ids[CB_NCARDS], n = 0;
-    for (int i = 0; i < CB_NCARDS; i++)
-        if (r->deck & cb_card_bit(i))
-            ids[n++] = i;
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)cbt_rng_below(g, (uint32_t)(i + 1));
-        int t = ids[i];
-        ids[i] = ids[j];
-        ids[j] = t;
-    }
-    int k = 0;
-    for (int s = 0; s < 3; s++) {
-        h[s] = 0;
-        for (int c = 0; c < r->hand_size; c++)
-            h[s] |= cb_card_bit(ids[k++]);
-    }
-    *bottom = 0;
-    for (; k < n; k++)
-        *bottom |= cb_card_bit(ids[k]);
+    cbt_rng_seed(g, seed);
+    return v;
 }
 
 static void start(const api *a, const variant *v, const cb_rules *r, cbt_rng *g, cb_deal *d)
 {
     cb_cards h[3], bottom;
-    shuffle_deal(g, r, h, &bottom);
+    cbt_deal(g, r->deck, r->hand_size, h, &bottom);
     int ll = -1;
     if (r->game == CB_GAME_DDZ) {
         ll = (int)cbt_rng_below(g, 3);
@@ -159,7 +100,7 @@ static void start(const api *a, const variant *v, const cb_rules *r, cbt_rng *g,
         ll = (int)cbt_rng_below(g, 3);
     }
     memset(d, 0, sizeof *d);
-    a->deal_init(d, r, h, -1, ll, 1, r->game == CB_GAME_DDZ ? bottom : 0);
+    a->common.deal_init(d, r, h, -1, ll, 1, r->game == CB_GAME_DDZ ? bottom : 0);
 }
 
 static void ctx_of(const cb_deal *d, cb_ctx *ctx)
@@ -201,11 +142,9 @@ static void test_legal(void **state)
     assert_int_equal(a->ro_init(&ro), 0);
     long checked = 0, wholes = 0;
     for (int vi = 0; vi < NVARIANTS; vi++) {
-        const variant *v = &variants[vi];
         cb_rules r;
-        rules_of(v, &r);
         cbt_rng g;
-        cbt_rng_seed(&g, seed + 977u * (uint64_t)vi);
+        const variant *v = variant_open(vi, seed + 977u * (uint64_t)vi, &r, &g);
         for (int deal = 0; deal < 120; deal++) {
             cb_deal d;
             start(a, v, &r, &g, &d);
@@ -215,7 +154,7 @@ static void test_legal(void **state)
             while (d.winner < 0 && d.steps < pre) {
                 cb_move m;
                 random_action(&g, &d, buf, &m);
-                assert_int_equal(a->deal_step(&d, &m, NULL, 0) >= 0, 1);
+                assert_int_equal(a->common.deal_step(&d, &m, NULL, 0) >= 0, 1);
             }
             int cards = cb_cards_size(d.hands[0] | d.hands[1] | d.hands[2]);
             int limit = d.steps + 3 * cards + 3; /* a play takes >= 1 card; a trick ends after two passes */
@@ -240,7 +179,7 @@ static void test_legal(void **state)
                                  deal, d.steps);
                 }
                 checked++;
-                assert_int_equal(a->deal_step(&d, &m, why, sizeof why) >= 0, 1);
+                assert_int_equal(a->common.deal_step(&d, &m, why, sizeof why) >= 0, 1);
             }
         }
     }
@@ -257,17 +196,13 @@ static void test_fair(void **state)
 {
     api *a = *state;
     uint64_t seed = cbt_seed(0xFA1);
-    cb_move *buf = malloc(sizeof *buf * CB_MOVES_CAP);
-    assert_non_null(buf);
     cb_rollout ro;
     assert_int_equal(a->ro_init(&ro), 0);
     long checked = 0;
     for (int vi = 0; vi < NVARIANTS; vi++) {
-        const variant *v = &variants[vi];
         cb_rules r;
-        rules_of(v, &r);
         cbt_rng g;
-        cbt_rng_seed(&g, seed + 31u * (uint64_t)vi);
+        const variant *v = variant_open(vi, seed + 31u * (uint64_t)vi, &r, &g);
         for (int deal = 0; deal < 60; deal++) {
             cb_deal d;
             start(a, v, &r, &g, &d);
@@ -298,14 +233,13 @@ static void test_fair(void **state)
                         fail_msg("%s deal %d step %d: the action depends on hidden cards", v->name, deal, d.steps);
                     checked++;
                 }
-                assert_int_equal(a->deal_step(&d, &m, NULL, 0) >= 0, 1);
+                assert_int_equal(a->common.deal_step(&d, &m, NULL, 0) >= 0, 1);
             }
         }
     }
     print_message("%ld re-dealt positions\n", checked);
     assert_true(checked > 5000);
     a->ro_free(&ro);
-    free(buf);
 }
 
 /* ---- the heuristic's judgement ---- */
@@ -319,22 +253,20 @@ static void test_agrees_with_heuristic(void **state)
     cb_heur_agent h;
     memset(&h, 0, sizeof h);
     a->hcfg_rollout(&h.cfg);
-    assert_int_equal(a->hws_init(&h.ws), 0);
+    assert_int_equal(a->common.hws_init(&h.ws), 0);
     cb_move *buf = malloc(sizeof *buf * CB_MOVES_CAP);
     assert_non_null(buf);
     for (int vi = 0; vi < NVARIANTS; vi++) {
-        const variant *v = &variants[vi];
         cb_rules r;
-        rules_of(v, &r);
         cbt_rng g;
-        cbt_rng_seed(&g, seed + 7u * (uint64_t)vi);
+        const variant *v = variant_open(vi, seed + 7u * (uint64_t)vi, &r, &g);
         long choices = 0, same = 0;
         for (int deal = 0; deal < 80; deal++) {
             cb_deal d;
             start(a, v, &r, &g, &d);
             while (d.winner < 0) {
                 cb_move hm, rm;
-                assert_int_equal(a->heur_policy(&h, &d, &hm), 0);
+                assert_int_equal(a->common.heur_policy(&h, &d, &hm), 0);
                 assert_int_equal(a->ro_choose(&ro, &d, &rm), 0);
                 cb_ctx ctx;
                 ctx_of(&d, &ctx);
@@ -342,7 +274,7 @@ static void test_agrees_with_heuristic(void **state)
                     choices++;
                     same += same_action(&hm, &rm);
                 }
-                assert_int_equal(a->deal_step(&d, &hm, NULL, 0) >= 0, 1);
+                assert_int_equal(a->common.deal_step(&d, &hm, NULL, 0) >= 0, 1);
             }
         }
         double share = (double)same / (double)choices;
@@ -352,7 +284,7 @@ static void test_agrees_with_heuristic(void **state)
         assert_true(share >= 0.98);
     }
     free(buf);
-    a->hws_free(&h.ws);
+    a->common.hws_free(&h.ws);
     a->ro_free(&ro);
 }
 
@@ -394,12 +326,12 @@ static void test_ismcts_key(void **state)
             while (d.winner < 0 && d.steps < stop) {
                 cb_move m;
                 random_action(&g, &d, buf, &m);
-                assert_int_equal(a->deal_step(&d, &m, NULL, 0) >= 0, 1);
+                assert_int_equal(a->common.deal_step(&d, &m, NULL, 0) >= 0, 1);
             }
             if (d.winner >= 0)
                 continue;
             cb_view v;
-            a->deal_view(&d, NULL, 7u + (uint64_t)deal, &v);
+            a->common.deal_view(&d, NULL, 7u + (uint64_t)deal, &v);
             v.budget_ms = 0;
             cb_decision dec;
             memset(&dec, 0, sizeof dec);
@@ -426,5 +358,5 @@ int main(void)
         cmocka_unit_test(test_agrees_with_heuristic),
         cmocka_unit_test(test_ismcts_key),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, cbt_plugin_teardown);
 }

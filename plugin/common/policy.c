@@ -1,5 +1,6 @@
 /* cardbot plugins — the heuristic play policy (see policy.h for the terms). */
 #include "policy.h"
+#include "score_int.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -129,32 +130,7 @@ int cb_hws_min_hands(cb_hws *ws, const cb_rules *r, cb_counts hand)
     return v;
 }
 
-/* ---- shapes ---- */
-
-/* Cards per rank of the main part (0 for pass / rocket). */
-static int shape_mult(int shape)
-{
-    switch (shape) {
-    case CB_SINGLE: case CB_STRAIGHT: return 1;
-    case CB_PAIR: case CB_PAIR_CHAIN: return 2;
-    case CB_TRIPLE: case CB_TRIPLE_1: case CB_TRIPLE_2:
-    case CB_PLANE: case CB_PLANE_1: case CB_PLANE_2: return 3;
-    case CB_FOUR_2: case CB_FOUR_22: case CB_FOUR_3: case CB_BOMB: return 4;
-    default: return 0;
-    }
-}
-
-static bool shape_chain(int shape)
-{
-    return shape == CB_STRAIGHT || shape == CB_PAIR_CHAIN || shape == CB_PLANE ||
-           shape == CB_PLANE_1 || shape == CB_PLANE_2;
-}
-
-static bool shape_bomb(int shape) { return shape == CB_BOMB || shape == CB_ROCKET; }
-
 /* ---- evaluation context of one decision ---- */
-
-#define BOMB_USE 0.5 /* opponents keep bombs often: a bomb that may be out is half a threat */
 
 typedef struct ev {
     const cb_hcfg *cfg;
@@ -249,34 +225,6 @@ static inline float tail(const ev *e, int o, int t, int q)
     if (e->sure[o][t] >> q & 1u)
         return 1.0f;
     return e->memo[o][clamp4(cb_count(e->known[o], q))][clamp4(cb_count(e->fr, q))][t];
-}
-
-/* Bit 0 of every rank's nibble gathered into a rank mask (bit 4r -> bit r). */
-static inline unsigned gather(uint64_t x)
-{
-    x &= 0x1111111111111111ull;
-    x = (x | x >> 3) & 0x0303030303030303ull;
-    x = (x | x >> 6) & 0x000F000F000F000Full;
-    x = (x | x >> 12) & 0x000000FF000000FFull;
-    x = (x | x >> 24) & 0xFFFFull;
-    return (unsigned)x & ((1u << CB_NRANKS) - 1u);
-}
-
-/* ge[t] = ranks with at least t cards in k, t = 0..4 (counts of a real deck: at most 4). */
-static inline void ranks_ge(cb_counts k, unsigned ge[6])
-{
-    ge[0] = (1u << CB_NRANKS) - 1u;
-    ge[1] = gather(k | k >> 1 | k >> 2);
-    ge[2] = gather(k >> 1 | k >> 2);
-    ge[3] = gather(k >> 2 | (k & k >> 1));
-    ge[4] = gather(k >> 2);
-    ge[5] = 0;
-}
-
-/* Ranks lo..hi as a bit mask (empty when lo > hi; lo <= 16, hi <= 15). */
-static inline unsigned rank_span(int lo, int hi)
-{
-    return lo > hi ? 0u : ((2u << hi) - 1u) & ~((1u << lo) - 1u);
 }
 
 static float seat_beat(ev *e, int o, const cb_move *m, bool with_bombs);
@@ -431,7 +379,7 @@ static inline float none_of(const ev *e, int o, int t, unsigned mask)
     return none;
 }
 
-/* Chance that seat o beats m (same shape higher, or a bomb / rocket used with BOMB_USE).
+/* Chance that seat o beats m (same shape higher, or a bomb / rocket used with CB_BOMB_USE).
  * The products run over the ranks in ascending order; ranks whose factor is exactly 1 (nothing
  * of them can be out) are skipped, which changes no bit of the result. */
 static float seat_beat(ev *e, int o, const cb_move *m, bool with_bombs)
@@ -484,14 +432,7 @@ static float seat_beat(ev *e, int o, const cb_move *m, bool with_bombs)
     if (r->game == CB_GAME_DDZ && c >= 2)
         nob *= 1 - tail(e, o, 1, CB_RANK_X) * tail(e, o, 1, CB_RANK_D);
     float bombp = 1 - nob;
-    return 1 - (1 - same) * (1 - (float)BOMB_USE * bombp);
-}
-
-/* Danger of an opponent holding c cards (he may go out soon). */
-static double danger(int c)
-{
-    static const double d[5] = {0, 3.0, 2.0, 1.0, 0.4};
-    return c >= 1 && c <= 4 ? d[c] : 0;
+    return 1 - (1 - same) * (1 - CB_BOMB_USE * bombp);
 }
 
 typedef struct terms {
@@ -501,7 +442,8 @@ typedef struct terms {
 } terms;
 
 /* Score of a play (not a pass) given mh1 = min-hands after (exact or estimated). rollout.c
- * (the lean play-out policy) mirrors these terms and score_pass / seat_beat: keep them alike. */
+ * (the lean play-out policy) mirrors these terms and seat_beat, and shares score_int.h's
+ * pieces (the pass's score among them): keep them alike. */
 static void score_play(ev *e, const cb_move *m, int mh1, float risk_opp[3], terms *out)
 {
     const cb_hcfg *c = e->cfg;
@@ -513,17 +455,9 @@ static void score_play(ev *e, const cb_move *m, int mh1, float risk_opp[3], term
     for (int i = 0; i < e->nopp; i++)
         hold *= 1 - risk_opp[e->opp[i]];
     sc += W->lead * hold;
-    /* spending control cards */
-    double spend = 0;
-    /* ascending ranks; absent ones would add exactly 0 */
-    for (cb_counts k = m->counts; k;) {
-        int sh = __builtin_ctzll(k) & ~3;
-        spend += (double)((k >> sh) & 15) * e->ctlw[sh >> 2];
-        k &= ~((cb_counts)15 << sh);
-    }
     bool bomb = shape_bomb(m->shape);
     if (!bomb) {
-        sc -= W->keep * spend;
+        sc -= W->keep * ctl_spend(m->counts, e->ctlw); /* spending control cards */
         int base = e->leading ? 0 : s->table.main;
         sc -= W->rank * (double)(m->main - base) / 12.0;
     }
@@ -572,33 +506,10 @@ static void score_play(ev *e, const cb_move *m, int mh1, float risk_opp[3], term
 
 static double score_pass(const ev *e)
 {
-    const cb_hweights *W = e->w;
-    const cb_situ *s = e->s;
-    double sc = -e->mh0;
-    int ts = s->table_seat;
-    if (ts >= 0 && ts != e->partner)
-        sc -= W->threat * danger(s->cards_left[ts]) * 0.8;
-    if (ts >= 0 && ts == e->partner) {
-        sc += W->coop * e->partner_hold * 0.5;
-        if (s->cards_left[ts] <= 2)
-            sc += W->coop;
-    }
-    return sc;
+    return pass_score(e->w, e->mh0, e->s->table_seat, e->partner, e->s->cards_left, e->partner_hold);
 }
 
 /* ---- choice ---- */
-
-static int key_of(const cb_move *m) { return ((m->shape * 16 + m->main) * 24 + m->len) * 21 + m->ncards; }
-
-static int frag(cb_counts hand, cb_counts play)
-{
-    /* ranks where the play takes some but not all of my cards: each may leave a loose piece
-     * (bit 0 of a nibble: the play has the rank and the rest still has it; counts <= 4, and
-     * the play is in the hand, so no nibble borrows; at most 15 nibbles sum into the top one) */
-    cb_counts rest = hand - play;
-    uint64_t x = (play | play >> 1 | play >> 2) & (rest | rest >> 1 | rest >> 2) & 0x1111111111111111ull;
-    return (int)((x * 0x1111111111111111ull) >> 60);
-}
 
 static void fill_choice(cb_hchoice *out, const cb_move *m, double score, double best, int mh0,
                         int mh1, uint32_t flags)

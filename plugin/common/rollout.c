@@ -1,12 +1,13 @@
 /* cardbot plugins — the lean play-out policy (see rollout.h). The score terms mirror
- * policy.c's score_play / score_pass / seat_beat with the heuristic's weights; what differs is
- * how much work a decision does, not what it values. */
+ * policy.c's score_play / seat_beat with the heuristic's weights, and the pieces both use
+ * (shapes, rank masks, danger, the pass's score) are score_int.h's; what differs is how much
+ * work a decision does, not what it values. */
 #include "rollout.h"
+#include "score_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define BOMB_USE 0.5f /* as policy.c: a bomb that may be out is half a threat */
 #define ALL_RANKS ((1u << CB_NRANKS) - 1u)
 
 int cb_rollout_init(cb_rollout *ro)
@@ -56,35 +57,7 @@ static int grow(cb_rollout *ro, int need)
     return 0;
 }
 
-/* ---- shapes (as policy.c) ---- */
-
-static int shape_mult(int shape)
-{
-    switch (shape) {
-    case CB_SINGLE: case CB_STRAIGHT: return 1;
-    case CB_PAIR: case CB_PAIR_CHAIN: return 2;
-    case CB_TRIPLE: case CB_TRIPLE_1: case CB_TRIPLE_2:
-    case CB_PLANE: case CB_PLANE_1: case CB_PLANE_2: return 3;
-    case CB_FOUR_2: case CB_FOUR_22: case CB_FOUR_3: case CB_BOMB: return 4;
-    default: return 0;
-    }
-}
-
-static bool shape_chain(int shape)
-{
-    return shape == CB_STRAIGHT || shape == CB_PAIR_CHAIN || shape == CB_PLANE ||
-           shape == CB_PLANE_1 || shape == CB_PLANE_2;
-}
-
-static bool shape_bomb(int shape) { return shape == CB_BOMB || shape == CB_ROCKET; }
-
-/* Ranks lo..hi as a bit mask (empty when lo > hi; lo <= 16, hi <= 15). */
-static inline unsigned span(int lo, int hi)
-{
-    return lo > hi ? 0u : ((2u << hi) - 1u) & ~((1u << lo) - 1u);
-}
-
-static inline int next_seat(int s) { return s == 2 ? 0 : s + 1; }
+/* ---- bits ---- */
 
 /* Cards in a set. Bit tricks: without a popcount instruction in the baseline x86-64 target the
  * builtin becomes a library call, several of which a play-out step would pay for. */
@@ -94,27 +67,6 @@ static inline int ncards(cb_cards c)
     c = (c & 0x3333333333333333ull) + ((c >> 2) & 0x3333333333333333ull);
     c = (c + (c >> 4)) & 0x0F0F0F0F0F0F0F0Full;
     return (int)((c * 0x0101010101010101ull) >> 56);
-}
-
-/* Bit 0 of every rank's nibble gathered into a rank mask (bit 4r -> bit r). */
-static inline unsigned gather(uint64_t x)
-{
-    x &= 0x1111111111111111ull;
-    x = (x | x >> 3) & 0x0303030303030303ull;
-    x = (x | x >> 6) & 0x000F000F000F000Full;
-    x = (x | x >> 12) & 0x000000FF000000FFull;
-    x = (x | x >> 24) & 0xFFFFull;
-    return (unsigned)x & ALL_RANKS;
-}
-
-/* ge[t] = ranks with at least t cards in k (t = 1..4; counts are at most 4). */
-static inline void ranks_ge(cb_counts k, unsigned ge[5])
-{
-    ge[0] = ALL_RANKS;
-    ge[1] = gather(k | k >> 1 | k >> 2);
-    ge[2] = gather(k >> 1 | k >> 2);
-    ge[3] = gather(k >> 2 | (k & k >> 1));
-    ge[4] = gather(k >> 2);
 }
 
 /* 1 / (1 + n) for n = 0..54: control weights without a division per card */
@@ -207,7 +159,7 @@ static void model_init(rd *d, const cb_deal *g)
     cb_counts kall = d->known[0] + d->known[1] + d->known[2];
     d->fr = d->pool - kall; /* known cards are out, so no nibble goes below 0 */
     int free_pool = cb_counts_total(d->fr);
-    unsigned ge[5], pge[5];
+    unsigned ge[6], pge[6];
     ranks_ge(d->fr, ge);
     ranks_ge(d->pool, pge);
     memset(d->nz, 0, sizeof d->nz);
@@ -223,7 +175,7 @@ static void model_init(rd *d, const cb_deal *g)
             f = 1;
         binom_tails(f, d->T[o]);
         if (d->known[o]) {
-            unsigned kg[5];
+            unsigned kg[6];
             ranks_ge(d->known[o], kg);
             for (int t = 1; t <= 4; t++) {
                 unsigned m = kg[t]; /* sure from the known cards alone */
@@ -251,13 +203,13 @@ static void model_init(rd *d, const cb_deal *g)
             for (int t = 1; t <= 4; t++) {
                 if (ab[t] + 1 < CB_NRANKS) {
                     any = true;
-                    cut |= span(ab[t] + 1, CB_NRANKS - 1);
+                    cut |= rank_span(ab[t] + 1, CB_NRANKS - 1);
                 }
                 d->nz[o][t] &= (uint16_t)~cut;
             }
             if (g->voids.no_bomb[o]) {
                 any = true;
-                d->nz[o][4] &= (uint16_t)~span(0, CB_RANK_2);
+                d->nz[o][4] &= (uint16_t)~rank_span(0, CB_RANK_2);
                 if (r->game == CB_GAME_PDK && r->aaa_bomb)
                     d->nz[o][3] &= (uint16_t)~(1u << CB_RANK_A);
             }
@@ -307,11 +259,11 @@ static const float *suffix(rd *d, int o, int t)
 /* P(o holds nothing of t cards per rank above rank lo - 1), t-card shapes reaching up to `last` */
 static inline float none_above(rd *d, int o, int t, int lo, int last)
 {
-    unsigned m = d->nz[o][t] & span(lo, last);
+    unsigned m = d->nz[o][t] & rank_span(lo, last);
     return m ? suffix(d, o, t)[__builtin_ctz(m)] : 1.0f;
 }
 
-/* Chance that seat o beats m: the same shape higher, or a bomb / rocket (used with BOMB_USE). */
+/* Chance that seat o beats m: the same shape higher, or a bomb / rocket (used with CB_BOMB_USE). */
 static float seat_beat(rd *d, int o, const cb_move *m, bool with_bombs)
 {
     int c = d->left[o];
@@ -347,17 +299,9 @@ static float seat_beat(rd *d, int o, const cb_move *m, bool with_bombs)
         nob *= 1 - qv(d, o, 3, CB_RANK_A);
     if (d->ddz && c >= 2)
         nob *= 1 - qv(d, o, 1, CB_RANK_X) * qv(d, o, 1, CB_RANK_D);
-    return 1 - (1 - same) * (1 - BOMB_USE * (1 - nob));
+    return 1 - (1 - same) * (1 - CB_BOMB_USE * (1 - nob));
 }
 
-static double danger(int c)
-{
-    static const double dg[5] = {0, 3.0, 2.0, 1.0, 0.4};
-    return c >= 1 && c <= 4 ? dg[c] : 0;
-}
-
-/* The part of a play's score that does not depend on min-hands after (policy.c's score_play
- * without -mh1, the bomb penalty and the endgame bonus, which final() adds). */
 /* The part of a play's score that does not depend on min-hands after: policy.c's score_play
  * without -mh1, the bomb penalty and the endgame bonus, which final_score() adds. */
 static void score_base(rd *d, const cb_move *m, const float risk[3], cb_rollout_cand *out)
@@ -370,13 +314,7 @@ static void score_base(rd *d, const cb_move *m, const float risk[3], cb_rollout_
     sc += W->lead * hold;
     bool bomb = shape_bomb(m->shape);
     if (!bomb) {
-        double spend = 0;
-        for (cb_counts k = m->counts; k;) {
-            int sh = __builtin_ctzll(k) & ~3;
-            spend += (double)((k >> sh) & 15) * d->ctlw[sh >> 2];
-            k &= ~((cb_counts)15 << sh);
-        }
-        sc -= W->keep * spend;
+        sc -= W->keep * ctl_spend(m->counts, d->ctlw);
         int base = d->table_seat < 0 ? 0 : d->table->main;
         sc -= W->rank * (double)(m->main - base) / 12.0;
     }
@@ -400,7 +338,7 @@ static void score_base(rd *d, const cb_move *m, const float risk[3], cb_rollout_
             sc -= W->coop * d->partner_hold; /* overtaking a partner's play that would hold */
         if (d->table_seat < 0 && d->left[p] <= 2 && m->ncards <= d->left[p]) {
             float pb = seat_beat(d, p, m, false);
-            double near = next_seat(d->seat) == p ? 1.0 : 0.5;
+            double near = cb_situ_next(d->seat) == p ? 1.0 : 0.5;
             sc += W->feed * pb * near * (3 - d->left[p]);
         }
     }
@@ -420,38 +358,13 @@ static double final_score(const rd *d, const cb_rollout_cand *c, int mh1)
     return sc;
 }
 
-static double score_pass(const rd *d, int mh0)
-{
-    const cb_hweights *W = d->W;
-    double sc = -mh0;
-    int ts = d->table_seat;
-    if (ts >= 0 && ts != d->partner)
-        sc -= W->threat * danger(d->left[ts]) * 0.8;
-    if (ts >= 0 && ts == d->partner) {
-        sc += W->coop * d->partner_hold * 0.5;
-        if (d->left[ts] <= 2)
-            sc += W->coop;
-    }
-    return sc;
-}
-
-/* ranks where the play takes some but not all of my cards: each may leave a loose piece */
-static int frag(cb_counts hand, cb_counts play)
-{
-    cb_counts rest = hand - play; /* the play is in the hand: no nibble borrows */
-    uint64_t x = (play | play >> 1 | play >> 2) & (rest | rest >> 1 | rest >> 2) & 0x1111111111111111ull;
-    return (int)((x * 0x1111111111111111ull) >> 60); /* at most 15 nibbles: the sum fits */
-}
-
-static int key_of(const cb_move *m) { return ((m->shape * 16 + m->main) * 24 + m->len) * 21 + m->ncards; }
-
 int cb_rollout_choose(cb_rollout *ro, const cb_deal *g, cb_move *out)
 {
     const cb_rules *r = g->rules;
     ro->decisions++;
     /* the rules' situation (as cb_deal_ctx, without its popcounts) */
     int seat = g->turn;
-    cb_cards nh = g->hands[next_seat(seat)];
+    cb_cards nh = g->hands[cb_situ_next(seat)];
     cb_ctx ctx;
     ctx.hand = cb_counts_of(g->hands[seat]);
     ctx.table = g->table_seat >= 0 ? &g->table : NULL;
@@ -518,7 +431,7 @@ int cb_rollout_choose(cb_rollout *ro, const cb_deal *g, cb_move *out)
     if (d.partner >= 0 && d.table_seat == d.partner) {
         /* the opponent between us has already passed on it unless the partner sits before me */
         d.partner_hold = 1;
-        if (next_seat(d.partner) == d.seat)
+        if (cb_situ_next(d.partner) == d.seat)
             for (int i = 0; i < d.nopp; i++)
                 d.partner_hold *= 1 - seat_beat(&d, d.opp[i], d.table, true);
     }
@@ -607,7 +520,7 @@ int cb_rollout_choose(cb_rollout *ro, const cb_deal *g, cb_move *out)
     if (mh0 < 0)
         mh0 = cb_hws_min_hands(&ro->ws, r, d.hand);
     int lb = mh0 - 1 < 1 ? 1 : mh0 - 1;
-    double pass_sc = pass_idx >= 0 ? score_pass(&d, mh0) : -1e18;
+    double pass_sc = pass_idx >= 0 ? pass_score(d.W, mh0, d.table_seat, d.partner, d.left, d.partner_hold) : -1e18;
     for (int a = 0; a < top; a++)
         cs[a].ub = final_score(&d, &cs[a], lb);
     int best = -1;

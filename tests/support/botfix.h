@@ -1,7 +1,8 @@
 /* cardbot tests — the fixture of the bot plugin tests (test_heuristic.c, test_ismcts.c,
  * test_worlds.c): a built plugin opened with its bot and what every plugin exports from
- * plugin/common, the deal helper (deal.h) and the shared heuristic (policy.h), reached with
- * dlsym (cbt_plugin_setup, plugload.h); and hand-made views. The function pointer types are
+ * plugin/common, the deal helper (deal.h) and the shared heuristic (policy.h) — and for the
+ * tests that sample worlds the determinization (worlds.h) — reached with dlsym
+ * (cbt_plugin_setup, plugload.h); and hand-made views. The function pointer types are
  * taken from plugin/common's headers, so a test cannot drift from them.
  */
 #ifndef CBT_BOTFIX_H
@@ -12,6 +13,7 @@
 #include "cardbot/bot.h"
 #include "../../plugin/common/deal.h"
 #include "../../plugin/common/policy.h"
+#include "../../plugin/common/worlds.h"
 #include "plugload.h"
 
 typedef struct cbt_deal_api {
@@ -34,6 +36,21 @@ typedef struct cbt_deal_api {
     {"cb_hcfg_level", offsetof(T, m.hcfg_level)}, {"cb_hws_init", offsetof(T, m.hws_init)},   \
     {"cb_hws_free", offsetof(T, m.hws_free)},                                                 \
     {"cb_heur_deal_policy", offsetof(T, m.heur_policy)}
+
+/* plugin/common's determinization (worlds.h), for the tests that sample worlds. */
+typedef struct cbt_worlds_api {
+    __typeof__(cb_worlds_from_view) *from_view;
+    __typeof__(cb_worlds_sample) *sample;
+    __typeof__(cb_worlds_consistent) *consistent;
+    __typeof__(cb_worlds_free) *wfree;
+} cbt_worlds_api;
+
+/* The cbt_sym rows that resolve member m (a cbt_worlds_api) of the state struct T. */
+#define CBT_WORLDS_API_SYMS(T, m)                                                             \
+    {"cb_worlds_from_view", offsetof(T, m.from_view)},                                        \
+    {"cb_worlds_sample", offsetof(T, m.sample)},                                              \
+    {"cb_worlds_consistent", offsetof(T, m.consistent)},                                      \
+    {"cb_worlds_free", offsetof(T, m.wfree)}
 
 /* The state of a test of one bot plugin through its ABI. */
 typedef struct cbt_bot_plugin {

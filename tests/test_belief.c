@@ -385,6 +385,35 @@ static void test_walk(void **state)
     poolfix_close(&f);
 }
 
+/* A deadline in the past: the pool keeps exactly the one world it always keeps and says it was
+ * cut; without a deadline the same build is whole and not cut. */
+static void test_deadline(void **state)
+{
+    const api *a = *state;
+    uint64_t seed = cbt_seed(75);
+    poolfix f;
+    poolfix_open(&f, a, seed);
+    int views = 0;
+    for (int d = 0; d < 6; d++) {
+        cb_view v;
+        if (!poolfix_view(&f, &v))
+            continue;
+        for (int chains = 0; chains <= 2; chains += 2) {
+            f.B.chains = chains;
+            f.B.deadline_ns = 1; /* long past */
+            assert_int_equal(a->build(&f.B, &v, &f.W, 50, 0.1, seed), 1);
+            assert_true(f.B.cut);
+            assert_true(a->worlds.consistent(&f.W, f.B.hands[0], 0));
+            f.B.deadline_ns = 0;
+            assert_int_equal(a->build(&f.B, &v, &f.W, 50, 0.1, seed), 50);
+            assert_false(f.B.cut);
+        }
+        views++;
+    }
+    assert_true(views >= 3);
+    poolfix_close(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -392,6 +421,7 @@ int main(void)
         cmocka_unit_test(test_deviation_seen),
         cmocka_unit_test(test_pool),
         cmocka_unit_test(test_walk),
+        cmocka_unit_test(test_deadline),
     };
     return cmocka_run_group_tests_name("belief", tests, setup, cbt_plugin_teardown);
 }

@@ -38,6 +38,9 @@ typedef struct api {
     __typeof__(cb_belief_build) *build;
     __typeof__(cb_belief_mismatches) *mismatches;
     __typeof__(cb_belief_draw) *draw;
+    __typeof__(cb_belief_reserve) *reserve;
+    __typeof__(cb_belief_fill) *fill;
+    __typeof__(cb_belief_finish) *finish;
     cbt_worlds_api worlds; /* plugin/common: the determinization */
     cbt_deal_api common;   /* plugin/common: the deal helper and the shared heuristic */
 } api;
@@ -50,6 +53,9 @@ static int setup(void **state)
         {"cb_belief_build", offsetof(api, build)},
         {"cb_belief_mismatches", offsetof(api, mismatches)},
         {"cb_belief_draw", offsetof(api, draw)},
+        {"cb_belief_reserve", offsetof(api, reserve)},
+        {"cb_belief_fill", offsetof(api, fill)},
+        {"cb_belief_finish", offsetof(api, finish)},
         CBT_WORLDS_API_SYMS(api, worlds),
         CBT_DEAL_API_SYMS(api, common),
     };
@@ -414,6 +420,47 @@ static void test_deadline(void **state)
     poolfix_close(&f);
 }
 
+/* The pool built in pieces — slots split over three scratch beliefs and three copies of the
+ * sampler, filled in reverse order, as the plugin does on its search threads — is the pool that
+ * cb_belief_build makes in one go: same worlds, same order, same weights. */
+static void test_split(void **state)
+{
+    const api *a = *state;
+    uint64_t seed = cbt_seed(76);
+    poolfix f;
+    poolfix_open(&f, a, seed);
+    cb_belief S[3];
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(a->binit(&S[k]), 0);
+    int views = 0;
+    for (int d = 0; d < 8; d++) {
+        cb_view v;
+        if (!poolfix_view(&f, &v))
+            continue;
+        const int n = 61;
+        int whole = a->build(&f.B, &v, &f.W, n, 0.1, seed + (uint64_t)d);
+        assert_true(whole > 50);
+        assert_int_equal(a->reserve(&f.B2, &v, n), 0);
+        for (int k = 2; k >= 0; k--) {
+            cb_worlds wk = f.W;
+            assert_int_equal(a->fill(&f.B2, &S[k], &v, &wk, k, 3, n, 0.1, seed + (uint64_t)d), 0);
+        }
+        assert_int_equal(a->finish(&f.B2, n, 0.1), whole);
+        for (int i = 0; i < whole; i++) {
+            assert_memory_equal(f.B.hands[i], f.B2.hands[i], sizeof f.B.hands[i]);
+            assert_int_equal(f.B.mismatch[i], f.B2.mismatch[i]);
+            assert_true(fabs(f.B.cum[i] - f.B2.cum[i]) < 1e-12);
+        }
+        assert_int_equal(f.B.decisions, f.B2.decisions);
+        assert_int_equal(f.B.min_mismatch, f.B2.min_mismatch);
+        views++;
+    }
+    assert_true(views >= 4);
+    for (int k = 0; k < 3; k++)
+        a->bfree(&S[k]);
+    poolfix_close(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -422,6 +469,7 @@ int main(void)
         cmocka_unit_test(test_pool),
         cmocka_unit_test(test_walk),
         cmocka_unit_test(test_deadline),
+        cmocka_unit_test(test_split),
     };
     return cmocka_run_group_tests_name("belief", tests, setup, cbt_plugin_teardown);
 }

@@ -23,6 +23,7 @@ void cb_belief_free(cb_belief *b)
 {
     free(b->hands);
     free(b->mismatch);
+    free(b->dec);
     free(b->cum);
     free(b->hist);
     cb_hws_free(&b->ws);
@@ -40,6 +41,10 @@ static int grow(cb_belief *b, int n, int nhist)
         if (!mm)
             return -1;
         b->mismatch = mm;
+        int *dd = realloc(b->dec, (size_t)n * sizeof *dd);
+        if (!dd)
+            return -1;
+        b->dec = dd;
         double *c = realloc(b->cum, (size_t)n * sizeof *c);
         if (!c)
             return -1;
@@ -199,20 +204,36 @@ static int walk(cb_belief *b, const cb_view *v, cb_worlds *w, int n, double eps,
     return b->n;
 }
 
-int cb_belief_build(cb_belief *b, const cb_view *v, cb_worlds *w, int n, double eps, uint64_t seed)
+static uint64_t now_ns(void)
 {
-    if (n < 1 || !(eps > 0 && eps <= 1))
-        return -1;
-    if (grow(b, n, v->nhistory > 0 ? v->nhistory : 1) != 0)
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int cb_belief_reserve(cb_belief *b, const cb_view *v, int n)
+{
+    if (n < 1 || grow(b, n, v->nhistory > 0 ? v->nhistory : 1) != 0)
         return -1;
     b->n = 0;
     b->decisions = 0;
     b->min_mismatch = -1;
     b->steps = b->accepted = 0;
     b->cut = false;
-    if (b->chains > 0 && eps < 1)
-        return walk(b, v, w, n, eps, seed);
-    for (int i = 0; i < n && !late(b); i++) {
+    return 0;
+}
+
+int cb_belief_fill(cb_belief *pool, cb_belief *s, const cb_view *v, cb_worlds *w, int first, int stride, int n,
+                   double eps, uint64_t seed)
+{
+    for (int i = first; i < n; i += stride) {
+        pool->mismatch[i] = -1;
+        pool->dec[i] = 0;
+        /* slot 0 is always tried: a cut pool still has a world */
+        if (i > 0 && pool->deadline_ns && now_ns() >= pool->deadline_ns) {
+            s->cut = true;
+            continue;
+        }
         cb_rng rng;
         cb_rng_seed(&rng, cb_rng_mix(seed, 0xBE11EFull + (uint64_t)i));
         cb_cards h[3];
@@ -220,16 +241,31 @@ int cb_belief_build(cb_belief *b, const cb_view *v, cb_worlds *w, int n, double 
             continue;
         int dec = 0, mm = 0;
         if (eps < 1) {
-            mm = cb_belief_mismatches(b, v, h, &dec);
+            mm = cb_belief_mismatches(s, v, h, &dec);
             if (mm < 0)
                 return -1;
         }
-        memcpy(b->hands[b->n], h, sizeof h);
-        b->mismatch[b->n] = mm;
-        if (dec > b->decisions)
-            b->decisions = dec;
-        if (b->min_mismatch < 0 || mm < b->min_mismatch)
-            b->min_mismatch = mm;
+        memcpy(pool->hands[i], h, sizeof h);
+        pool->mismatch[i] = mm;
+        pool->dec[i] = dec;
+    }
+    return 0;
+}
+
+int cb_belief_finish(cb_belief *b, int n, double eps)
+{
+    b->n = 0;
+    for (int i = 0; i < n; i++) {
+        if (b->mismatch[i] < 0)
+            continue;
+        if (b->n != i) {
+            memcpy(b->hands[b->n], b->hands[i], sizeof b->hands[i]);
+            b->mismatch[b->n] = b->mismatch[i];
+        }
+        if (b->dec[i] > b->decisions)
+            b->decisions = b->dec[i];
+        if (b->min_mismatch < 0 || b->mismatch[i] < b->min_mismatch)
+            b->min_mismatch = b->mismatch[i];
         b->n++;
     }
     if (b->n == 0)
@@ -246,6 +282,19 @@ int cb_belief_build(cb_belief *b, const cb_view *v, cb_worlds *w, int n, double 
     }
     b->ess = tot * tot / sq;
     return b->n;
+}
+
+int cb_belief_build(cb_belief *b, const cb_view *v, cb_worlds *w, int n, double eps, uint64_t seed)
+{
+    if (n < 1 || !(eps > 0 && eps <= 1))
+        return -1;
+    if (cb_belief_reserve(b, v, n) != 0)
+        return -1;
+    if (b->chains > 0 && eps < 1)
+        return walk(b, v, w, n, eps, seed);
+    if (cb_belief_fill(b, b, v, w, 0, 1, n, eps, seed) != 0)
+        return -1;
+    return cb_belief_finish(b, n, eps);
 }
 
 void cb_belief_draw(const cb_belief *b, cb_rng *rng, cb_cards hands[3])

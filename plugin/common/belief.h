@@ -33,6 +33,7 @@ typedef struct cb_belief {
     int n, cap;                /* worlds in the pool */
     cb_cards (*hands)[3];      /* the pool's worlds */
     int *mismatch;             /* per world: past choices the model would have made otherwise */
+    int *dec;                  /* per slot while filling: decisions compared */
     double *cum;               /* cumulative weights (cum[n-1] = total) */
     int decisions;             /* other seats' past decisions with a choice (per world) */
     int min_mismatch;          /* the best explained world's count */
@@ -65,6 +66,19 @@ void cb_belief_free(cb_belief *b);
  * themselves and enter the pool with equal weights: where uniform samples that the model
  * explains are rare (late in a deal), the walk still finds them. */
 int cb_belief_build(cb_belief *b, const cb_view *v, cb_worlds *w, int n, double eps, uint64_t seed);
+
+/* The pieces of cb_belief_build without walks, for building a pool on several threads:
+ * reserve n slots; fill the slots first, first + stride, ... (< n) of `pool`, replaying with
+ * the scratch belief s (s may be pool itself; each thread needs its own s and its own copy of
+ * the sampler w) — a slot whose world was not found, or that came after pool->deadline_ns
+ * (slot 0 always comes), stays empty and sets s->cut in the latter case; then finish: keep the
+ * filled slots in slot order and weigh them. The pool is the same whatever the stride, unless
+ * the deadline cut it. fill returns 0 or -1 (a history the replay cannot follow); finish
+ * returns the pool's size. */
+int cb_belief_reserve(cb_belief *pool, const cb_view *v, int n);
+int cb_belief_fill(cb_belief *pool, cb_belief *s, const cb_view *v, cb_worlds *w, int first, int stride, int n,
+                   double eps, uint64_t seed);
+int cb_belief_finish(cb_belief *pool, int n, double eps);
 
 /* The mismatches of one world (hands[3] consistent with w): how many of the other seats' past
  * decisions with a choice the model would have made differently. -1 when the history cannot be

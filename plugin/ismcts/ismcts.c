@@ -62,6 +62,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -401,6 +402,65 @@ static void root_deal(const cb_view *v, const cb_worlds *w, const cb_situ *s, cb
     g->hist = NULL;
 }
 
+/* ---- the belief pool, on the search threads ---- */
+
+typedef struct fill_job {
+    ism *m;
+    is_thread *t;
+    const cb_view *v;
+    int first, stride;
+    uint64_t seed;
+    int rc;
+} fill_job;
+
+static void *fill_main(void *arg)
+{
+    fill_job *j = arg;
+    ism *m = j->m;
+    is_thread *t = j->t;
+    j->rc = -1;
+    if (!t->bs.ready && cb_belief_init(&t->bs) != 0)
+        return NULL;
+    t->bs.cut = false;
+    t->worlds = m->worlds; /* its own copy (the sampler counts); the proofs are shared, read only */
+    j->rc = cb_belief_fill(&m->belief, &t->bs, j->v, &t->worlds, j->first, j->stride, m->p.belief_worlds,
+                           m->p.belief, j->seed);
+    return NULL;
+}
+
+/* Build m->belief: world i of the pool on thread i mod n (the pool does not depend on n, see
+ * belief.h), or on one thread for walks. Returns the pool's size, 0 or -1 when none. */
+static int ism_belief(ism *m, const cb_view *v, int n, uint64_t seed)
+{
+    if (n <= 1 || m->belief.chains > 0)
+        return cb_belief_build(&m->belief, v, &m->worlds, m->p.belief_worlds, m->p.belief, seed);
+    if (cb_belief_reserve(&m->belief, v, m->p.belief_worlds) != 0)
+        return -1;
+    fill_job jobs[IS_MAX_THREADS];
+    pthread_t tid[IS_MAX_THREADS];
+    bool started[IS_MAX_THREADS];
+    for (int i = 0; i < n; i++) {
+        jobs[i] = (fill_job){.m = m, .t = m->th[i], .v = v, .first = i, .stride = n, .seed = seed, .rc = -1};
+        started[i] = i > 0 && pthread_create(&tid[i], NULL, fill_main, &jobs[i]) == 0;
+    }
+    fill_main(&jobs[0]);
+    int rc = jobs[0].rc;
+    for (int i = 1; i < n; i++) {
+        if (started[i])
+            pthread_join(tid[i], NULL);
+        else
+            fill_main(&jobs[i]); /* no thread: do its share here */
+        if (jobs[i].rc != 0)
+            rc = -1;
+    }
+    if (rc != 0)
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (m->th[i]->bs.cut)
+            m->belief.cut = true;
+    return cb_belief_finish(&m->belief, m->p.belief_worlds, m->p.belief);
+}
+
 /* Answer with the heuristic's choice (fallback); `why` prefixes the explanation. */
 static int answer_heuristic(ism *m, const cb_view *v, const cb_hchoice *ch, const char *why, cb_decision *out)
 {
@@ -532,8 +592,7 @@ static int ism_play(void *inst, const cb_view *v, cb_decision *out)
     m->belief.chains = m->p.belief_chains;
     /* the pool may take a quarter of the host's budget; the search then gets its 60% */
     m->belief.deadline_ns = v->budget_ms > 0 ? t0 + (uint64_t)v->budget_ms * 250000ull : 0;
-    if (m->p.belief < 1 &&
-        cb_belief_build(&m->belief, v, &m->worlds, m->p.belief_worlds, m->p.belief, S.seed) > 0)
+    if (m->p.belief < 1 && ism_belief(m, v, threads, S.seed) > 0)
         S.belief = &m->belief;
 
     /* exact endgame: every legal play of mine in sampled worlds */

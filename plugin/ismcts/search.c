@@ -46,6 +46,7 @@ void is_thread_free(is_thread *t)
     cb_rollout_free(&t->roll);
     cb_hws_free(&t->tree_ws);
     is_solver_free(&t->solver);
+    cb_belief_free(&t->bs);
     memset(t, 0, sizeof *t);
 }
 

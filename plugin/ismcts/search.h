@@ -100,6 +100,7 @@ typedef struct is_thread {
     cb_hws tree_ws;
     cb_move *rmoves;          /* random rollouts: legal plays */
     is_solver solver;
+    cb_belief bs;             /* scratch for building the belief pool on this thread */
     bool ready;
     /* results of the last search */
     uint64_t iters, playouts, solved, world_fail, tree_nodes, leaf_nodes;

@@ -31,6 +31,7 @@
 
 #include "support/oracle.h"
 #include "support/randhand.h"
+#include "support/variant.h"
 
 #define SEED_DEFAULT 0x5EED0E11u
 #define POSITIONS (CBT_UNDER_ASAN ? 6000 : 24000)
@@ -231,37 +232,17 @@ static bool pick_table(cbt_rng *g, const cb_rules *r, cb_counts other, cb_move *
     return true;
 }
 
-static void setup_rules(const variant *v, cb_rules *r)
-{
-    assert_int_equal(cb_rules_preset(v->preset, r), 0);
-    for (int i = 0; v->flags[i]; i += 2) {
-        char err[160] = "";
-        if (cb_rules_set(r, v->flags[i], v->flags[i + 1], err, sizeof err) != 0)
-            fail_msg("cb_rules_set(%s, %s): %s", v->flags[i], v->flags[i + 1], err);
-    }
-}
-
-static void variant_name(const variant *v, char *buf, size_t len)
-{
-    int n = snprintf(buf, len, "%s", v->preset);
-    for (int i = 0; v->flags[i] && n >= 0 && (size_t)n < len; i += 2)
-        n += snprintf(buf + n, len - (size_t)n, " %s=%s", v->flags[i], v->flags[i + 1]);
-}
-
 static void run_variant(void **state)
 {
     const variant *v = *state;
     cb_rules r;
-    setup_rules(v, &r);
+    cbt_variant_rules(v->preset, v->flags, &r);
     char name[160];
-    variant_name(v, name, sizeof name);
+    cbt_variant_name(v->preset, v->flags, name, sizeof name);
     uint64_t seed = cbt_seed(SEED_DEFAULT);
     cbt_rng g;
     /* each variant its own stream: one replays alone with the printed seed */
-    uint64_t mix = seed;
-    for (const char *p = name; *p; p++)
-        mix = (mix ^ (uint8_t)*p) * 0x100000001B3ull;
-    cbt_rng_seed(&g, mix);
+    cbt_rng_seed_named(&g, seed, name);
 
     work *w = calloc(1, sizeof *w);
     assert_non_null(w);
@@ -438,7 +419,7 @@ int main(void)
     tests[0] = (struct CMUnitTest)cmocka_unit_test(hand_made);
     for (size_t i = 0; i < NV; i++) {
         tests[i + 1] = (struct CMUnitTest)cmocka_unit_test_prestate(run_variant, (void *)&variants[i]);
-        variant_name(&variants[i], names[i], sizeof names[i]);
+        cbt_variant_name(variants[i].preset, variants[i].flags, names[i], sizeof names[i]);
         tests[i + 1].name = names[i];
     }
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -34,8 +34,7 @@
 #define MAX_REPORTS 4
 
 typedef struct variant {
-    const char *preset;
-    const char *flags[6]; /* key, value pairs, NULL-terminated */
+    cbt_variant base;     /* preset and rule flags */
     long positions;       /* plain build */
 } variant;
 
@@ -339,9 +338,9 @@ static void run_variant(void **state)
 {
     const variant *v = *state;
     cb_rules r;
-    cbt_variant_rules(v->preset, v->flags, &r);
+    cbt_variant_rules(v->base.preset, v->base.flags, &r);
     char name[160];
-    cbt_variant_name(v->preset, v->flags, name, sizeof name);
+    cbt_variant_name(v->base.preset, v->base.flags, name, sizeof name);
     long count = CBT_UNDER_ASAN ? v->positions / 4 : v->positions;
     uint64_t seed = cbt_seed(SEED_DEFAULT);
     cbt_rng g;
@@ -475,37 +474,28 @@ static void oracle_sanity(void **state)
 }
 
 static const variant variants[] = {
-    {"pdk16", {NULL}, 20000},
-    {"pdk15", {NULL}, 20000},
-    {"guanpai", {NULL}, 20000},
-    {"ddz", {NULL}, 20000},
-    {"pdk16", {"min_pair_chain", "2", NULL}, 3000},
-    {"pdk16", {"short_triple", "always", NULL}, 3000},
-    {"pdk16", {"short_triple", "never", NULL}, 3000},
-    {"pdk16", {"must_beat", "false", NULL}, 3000},
-    {"pdk16", {"must_beat_bomb", "false", NULL}, 3000},
-    {"pdk16", {"aaa_bomb", "true", NULL}, 3000},
-    {"pdk16", {"four_with", "2", NULL}, 3000},
-    {"pdk16", {"four_with", "3", NULL}, 3000},
-    {"pdk15", {"short_triple", "always", "aaa_bomb", "true", NULL}, 3000},
-    {"guanpai", {"short_triple", "never", "min_pair_chain", "2", NULL}, 3000},
-    {"pdk16", {"warn_single", "false", "spade3_first", "false", NULL}, 3000},
-    {"ddz", {"rocket_kickers", "true", NULL}, 3000},
+    {{"pdk16", {NULL}}, 20000},
+    {{"pdk15", {NULL}}, 20000},
+    {{"guanpai", {NULL}}, 20000},
+    {{"ddz", {NULL}}, 20000},
+    {{"pdk16", {"min_pair_chain", "2", NULL}}, 3000},
+    {{"pdk16", {"short_triple", "always", NULL}}, 3000},
+    {{"pdk16", {"short_triple", "never", NULL}}, 3000},
+    {{"pdk16", {"must_beat", "false", NULL}}, 3000},
+    {{"pdk16", {"must_beat_bomb", "false", NULL}}, 3000},
+    {{"pdk16", {"aaa_bomb", "true", NULL}}, 3000},
+    {{"pdk16", {"four_with", "2", NULL}}, 3000},
+    {{"pdk16", {"four_with", "3", NULL}}, 3000},
+    {{"pdk15", {"short_triple", "always", "aaa_bomb", "true", NULL}}, 3000},
+    {{"guanpai", {"short_triple", "never", "min_pair_chain", "2", NULL}}, 3000},
+    {{"pdk16", {"warn_single", "false", "spade3_first", "false", NULL}}, 3000},
+    {{"ddz", {"rocket_kickers", "true", NULL}}, 3000},
 };
 
 int main(void)
 {
-    printf("test_legal_oracle: seed %llu (set CB_SEED to change)%s\n",
-           (unsigned long long)cbt_seed(SEED_DEFAULT),
-           CBT_UNDER_ASAN ? "; AddressSanitizer build: a quarter of the positions" : "");
-    enum { NV = sizeof variants / sizeof variants[0] };
-    char names[NV][160];
-    struct CMUnitTest tests[1 + NV];
-    tests[0] = (struct CMUnitTest)cmocka_unit_test(oracle_sanity);
-    for (size_t i = 0; i < NV; i++) {
-        tests[i + 1] = (struct CMUnitTest)cmocka_unit_test_prestate(run_variant, (void *)&variants[i]);
-        cbt_variant_name(variants[i].preset, variants[i].flags, names[i], sizeof names[i]);
-        tests[i + 1].name = names[i];
-    }
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest first = cmocka_unit_test(oracle_sanity);
+    return cbt_run_variants("test_legal_oracle", SEED_DEFAULT, "; AddressSanitizer build: a quarter of the positions",
+                            &first, run_variant, variants, sizeof variants / sizeof variants[0],
+                            sizeof variants[0]);
 }

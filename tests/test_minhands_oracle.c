@@ -27,8 +27,7 @@
 #define MAX_REPORTS 12
 
 typedef struct variant {
-    const char *preset;
-    const char *flags[6]; /* key, value pairs, NULL-terminated */
+    cbt_variant base;     /* preset and rule flags */
     int maxsize;
     long hands; /* plain build */
 } variant;
@@ -37,9 +36,9 @@ static void run_variant(void **state)
 {
     const variant *v = *state;
     cb_rules r;
-    cbt_variant_rules(v->preset, v->flags, &r);
+    cbt_variant_rules(v->base.preset, v->base.flags, &r);
     char name[160];
-    cbt_variant_name(v->preset, v->flags, name, sizeof name);
+    cbt_variant_name(v->base.preset, v->base.flags, name, sizeof name);
     long count = CBT_UNDER_ASAN ? v->hands / 5 : v->hands;
     uint64_t seed = cbt_seed(SEED_DEFAULT);
     cbt_rng g;
@@ -170,32 +169,23 @@ static void oracle_known(void **state)
 }
 
 static const variant variants[] = {
-    {"pdk16", {NULL}, 16, 5000},
-    {"pdk15", {NULL}, 15, 5000},
-    {"guanpai", {NULL}, 16, 5000},
-    {"ddz", {NULL}, 20, 5000},
-    {"noip2015", {"four_two_same", "true", NULL}, 23, 5000},
-    {"noip2015", {"four_two_same", "false", NULL}, 23, 5000},
-    {"pdk16", {"short_triple", "never", NULL}, 16, 1000},
-    {"pdk16", {"short_triple", "always", NULL}, 16, 1000},
-    {"pdk16", {"min_pair_chain", "2", "aaa_bomb", "true", NULL}, 16, 1000},
-    {"pdk16", {"four_with", "both", NULL}, 16, 1000},
-    {"ddz", {"rocket_kickers", "true", NULL}, 20, 1000},
+    {{"pdk16", {NULL}}, 16, 5000},
+    {{"pdk15", {NULL}}, 15, 5000},
+    {{"guanpai", {NULL}}, 16, 5000},
+    {{"ddz", {NULL}}, 20, 5000},
+    {{"noip2015", {"four_two_same", "true", NULL}}, 23, 5000},
+    {{"noip2015", {"four_two_same", "false", NULL}}, 23, 5000},
+    {{"pdk16", {"short_triple", "never", NULL}}, 16, 1000},
+    {{"pdk16", {"short_triple", "always", NULL}}, 16, 1000},
+    {{"pdk16", {"min_pair_chain", "2", "aaa_bomb", "true", NULL}}, 16, 1000},
+    {{"pdk16", {"four_with", "both", NULL}}, 16, 1000},
+    {{"ddz", {"rocket_kickers", "true", NULL}}, 20, 1000},
 };
 
 int main(void)
 {
-    printf("test_minhands_oracle: seed %llu (set CB_SEED to change)%s\n",
-           (unsigned long long)cbt_seed(SEED_DEFAULT),
-           CBT_UNDER_ASAN ? "; AddressSanitizer build: a fifth of the hands" : "");
-    enum { NV = sizeof variants / sizeof variants[0] };
-    char names[NV][160];
-    struct CMUnitTest tests[1 + NV];
-    tests[0] = (struct CMUnitTest)cmocka_unit_test(oracle_known);
-    for (size_t i = 0; i < NV; i++) {
-        tests[i + 1] = (struct CMUnitTest)cmocka_unit_test_prestate(run_variant, (void *)&variants[i]);
-        cbt_variant_name(variants[i].preset, variants[i].flags, names[i], sizeof names[i]);
-        tests[i + 1].name = names[i];
-    }
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest first = cmocka_unit_test(oracle_known);
+    return cbt_run_variants("test_minhands_oracle", SEED_DEFAULT, "; AddressSanitizer build: a fifth of the hands",
+                            &first, run_variant, variants, sizeof variants / sizeof variants[0],
+                            sizeof variants[0]);
 }

@@ -39,8 +39,7 @@
 #define CLASS_SLOTS 4096 /* far above the kicker classes of any hand (a few hundred at most) */
 
 typedef struct variant {
-    const char *preset;
-    const char *flags[6]; /* key, value pairs, NULL-terminated */
+    cbt_variant base;     /* preset and rule flags */
 } variant;
 
 /* Buffers of one variant's run (heap: a list can hold CB_MOVES_CAP plays). */
@@ -236,9 +235,9 @@ static void run_variant(void **state)
 {
     const variant *v = *state;
     cb_rules r;
-    cbt_variant_rules(v->preset, v->flags, &r);
+    cbt_variant_rules(v->base.preset, v->base.flags, &r);
     char name[160];
-    cbt_variant_name(v->preset, v->flags, name, sizeof name);
+    cbt_variant_name(v->base.preset, v->base.flags, name, sizeof name);
     uint64_t seed = cbt_seed(SEED_DEFAULT);
     cbt_rng g;
     /* each variant its own stream: one replays alone with the printed seed */
@@ -393,34 +392,25 @@ static void hand_made(void **state)
 }
 
 static const variant variants[] = {
-    {"pdk16", {NULL}},
-    {"pdk15", {NULL}},
-    {"guanpai", {NULL}},
-    {"ddz", {NULL}},
-    {"noip2015", {NULL}},
-    {"pdk16", {"short_triple", "always", NULL}},
-    {"pdk16", {"short_triple", "never", NULL}},
-    {"pdk16", {"must_beat", "false", NULL}},
-    {"pdk16", {"aaa_bomb", "true", "four_with", "both", NULL}},
-    {"guanpai", {"short_triple", "always", NULL}},
-    {"pdk16", {"warn_single", "false", "spade3_first", "false", NULL}},
-    {"ddz", {"rocket_kickers", "true", NULL}},
-    {"noip2015", {"four_two_same", "true", NULL}},
+    {{"pdk16", {NULL}}},
+    {{"pdk15", {NULL}}},
+    {{"guanpai", {NULL}}},
+    {{"ddz", {NULL}}},
+    {{"noip2015", {NULL}}},
+    {{"pdk16", {"short_triple", "always", NULL}}},
+    {{"pdk16", {"short_triple", "never", NULL}}},
+    {{"pdk16", {"must_beat", "false", NULL}}},
+    {{"pdk16", {"aaa_bomb", "true", "four_with", "both", NULL}}},
+    {{"guanpai", {"short_triple", "always", NULL}}},
+    {{"pdk16", {"warn_single", "false", "spade3_first", "false", NULL}}},
+    {{"ddz", {"rocket_kickers", "true", NULL}}},
+    {{"noip2015", {"four_two_same", "true", NULL}}},
 };
 
 int main(void)
 {
-    printf("test_moves_ex: seed %llu (set CB_SEED to change)%s\n",
-           (unsigned long long)cbt_seed(SEED_DEFAULT),
-           CBT_UNDER_ASAN ? "; AddressSanitizer build: a quarter of the positions" : "");
-    enum { NV = sizeof variants / sizeof variants[0] };
-    char names[NV][160];
-    struct CMUnitTest tests[1 + NV];
-    tests[0] = (struct CMUnitTest)cmocka_unit_test(hand_made);
-    for (size_t i = 0; i < NV; i++) {
-        tests[i + 1] = (struct CMUnitTest)cmocka_unit_test_prestate(run_variant, (void *)&variants[i]);
-        cbt_variant_name(variants[i].preset, variants[i].flags, names[i], sizeof names[i]);
-        tests[i + 1].name = names[i];
-    }
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest first = cmocka_unit_test(hand_made);
+    return cbt_run_variants("test_moves_ex", SEED_DEFAULT, "; AddressSanitizer build: a quarter of the positions",
+                            &first, run_variant, variants, sizeof variants / sizeof variants[0],
+                            sizeof variants[0]);
 }

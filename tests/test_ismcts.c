@@ -645,6 +645,67 @@ static void test_legal_answers(void **state)
     free(P);
 }
 
+/* ---- the belief pool's size: by game unless given ---- */
+
+/* The pool's size in the explanation of the first searched decision (not forced, not the
+ * endgame solver) that inst makes along heuristic play of one deal; -1 when none came. */
+static int pool_worlds(player *P, void *inst, bool ddz)
+{
+    start(P, ddz ? 0 : -1);
+    int bids[3] = {1, 0, 0};
+    int got = -1;
+    while (P->g.winner < 0 && got < 0) {
+        if (P->g.nhist >= 6) { /* some record to weigh the worlds by */
+            cb_view v;
+            P->a->common.deal_view(&P->g, ddz ? bids : NULL, cbt_rng_next(&P->rng), &v);
+            v.budget_ms = 0;
+            cb_decision d;
+            init_dec(&d);
+            assert_int_equal(P->a->bot->decide_play(inst, &v, &d), 0);
+            const char *w = strstr(d.explain, " worlds=");
+            if (strncmp(d.explain, "ismcts v=", 9) == 0 && w)
+                got = atoi(w + 8);
+        }
+        step_policy(P, false);
+    }
+    return got;
+}
+
+static void test_pool_size(void **state)
+{
+    api *a = *state;
+    player *P = calloc(1, sizeof *P);
+    assert_non_null(P);
+    P->a = a;
+    a->common.hcfg_level(&P->heur.cfg, 6);
+    assert_int_equal(a->common.hws_init(&P->heur.ws), 0);
+    cbt_rng_seed(&P->rng, cbt_seed(83));
+    cb_param dflt[1] = {{"iterations", "50"}};
+    cb_param given[2] = {{"iterations", "50"}, {"belief_worlds", "123"}};
+    const char *presets[] = {"pdk16", "ddz"};
+    const int want[] = {3000, 300}; /* the defaults documented in plugin/ismcts/ismcts.c */
+    for (int gi = 0; gi < 2; gi++) {
+        assert_int_equal(cb_rules_preset(presets[gi], &P->r), 0);
+        bool ddz = P->r.game == CB_GAME_DDZ;
+        void *i1 = make(a, dflt, 1), *i2 = make(a, given, 2);
+        assert_non_null(i1);
+        assert_non_null(i2);
+        int n1 = -1, n2 = -1;
+        for (int deal = 0; deal < 20 && n1 < 0; deal++)
+            n1 = pool_worlds(P, i1, ddz);
+        for (int deal = 0; deal < 20 && n2 < 0; deal++)
+            n2 = pool_worlds(P, i2, ddz);
+        print_message("%s: pool of %d worlds by default, %d with belief_worlds = 123\n", presets[gi], n1, n2);
+        /* a world the sampler cannot find is skipped, so allow a few missing */
+        assert_true(n1 <= want[gi] && n1 >= want[gi] * 9 / 10);
+        assert_true(n2 <= 123 && n2 >= 110);
+        a->bot->destroy(i1);
+        a->bot->destroy(i2);
+    }
+    a->common.hws_free(&P->heur.ws);
+    free(P);
+}
+
 /* ---- bidding ---- */
 
 static int bid(const api *a, void *inst, const cb_rules *r, int seat, int first, const char *hand, const int bids[3],
@@ -749,6 +810,7 @@ int main(void)
         cmocka_unit_test(test_endgames),
         cmocka_unit_test(test_reproducible),
         cmocka_unit_test(test_legal_answers),
+        cmocka_unit_test(test_pool_size),
         cmocka_unit_test(test_bidding),
         cmocka_unit_test(test_fallback),
     };

@@ -37,9 +37,10 @@
  *                      iteration). Default 0.1 (notes/DESIGN-NOTES.md has the measurements).
  *   belief_worlds = N  the pool's size (default: PDK 3000, DDZ 300). A larger pool holds more
  *                      of the few worlds that explain a long record (PDK against level 6,
- *                      seed 7, 6000 games: 45.5% with 300 worlds, 46.2% with 3000); it costs
- *                      a few ms per decision. DDZ keeps 300: its target is met, larger pools
- *                      there are not measured.
+ *                      seed 7, 6000 games: 45.5% with 300 worlds, 46.2% with 3000). It is
+ *                      most of a PDK decision's time: p50 34 ms instead of 8 on one thread
+ *                      (bench_ismcts); the pool stops at 25% of the host's budget. DDZ keeps
+ *                      300: its target is met, larger pools there are not measured.
  *   belief_chains = N  0 (default): the pool is belief_worlds uniform worlds weighted as above;
  *                      N > 0: the pool is the path of N Metropolis walks whose worlds are
  *                      distributed by those weights (plugin/common/belief.h). Measured no

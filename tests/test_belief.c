@@ -12,7 +12,8 @@
  *  - worlds sampled uniformly from the record must on average be explained worse than the truth;
  *  - a pool: every world consistent with the record, weights eps^(mismatches - best), the
  *    cumulative weights increasing, draws in proportion to the weights, the same seed giving the
- *    same pool, eps = 1 giving equal weights without any replay.
+ *    same pool, eps = 1 giving equal weights without any replay; weighed again with a sharper
+ *    eps (cb_belief_weigh), the same worlds with eps2^(mismatches - best).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -41,6 +42,7 @@ typedef struct api {
     __typeof__(cb_belief_reserve) *reserve;
     __typeof__(cb_belief_fill) *fill;
     __typeof__(cb_belief_finish) *finish;
+    __typeof__(cb_belief_weigh) *weigh;
     cbt_worlds_api worlds; /* plugin/common: the determinization */
     cbt_deal_api common;   /* plugin/common: the deal helper and the shared heuristic */
 } api;
@@ -56,6 +58,7 @@ static int setup(void **state)
         {"cb_belief_reserve", offsetof(api, reserve)},
         {"cb_belief_fill", offsetof(api, fill)},
         {"cb_belief_finish", offsetof(api, finish)},
+        {"cb_belief_weigh", offsetof(api, weigh)},
         CBT_WORLDS_API_SYMS(api, worlds),
         CBT_DEAL_API_SYMS(api, common),
     };
@@ -294,6 +297,22 @@ static void test_pool(void **state)
             assert_true(fabs((B->cum[i] - prev) - w) < 1e-9);
             prev = B->cum[i];
         }
+        /* weighed again with a sharper eps (ismcts's belief_fit): eps2^(k - best), the same
+         * worlds, and a smaller effective size whenever some world is worse than the best */
+        const double eps2 = 0.01;
+        double ess1 = B2->ess;
+        a->weigh(B2, eps2);
+        prev = 0;
+        bool worse = false;
+        for (int i = 0; i < n; i++) {
+            double w = pow(eps2, B2->mismatch[i] - best);
+            assert_true(fabs((B2->cum[i] - prev) - w) < 1e-9);
+            assert_memory_equal(B->hands[i], B2->hands[i], sizeof B->hands[i]);
+            prev = B2->cum[i];
+            worse = worse || B2->mismatch[i] > best;
+        }
+        if (worse)
+            assert_true(B2->ess < ess1);
         /* draws follow the weights: every world's count within 5 sigma of its expectation */
         enum { DRAWS = 20000 };
         int *cnt = calloc((size_t)n, sizeof *cnt);

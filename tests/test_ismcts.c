@@ -104,6 +104,9 @@ static void test_params(void **state)
     a->bot->destroy(inst);
 
     reject1(a, "iterations", "0");
+    reject1(a, "belief_fit", "0");
+    reject1(a, "belief_fit", "1.5");
+    reject1(a, "belief_fit", "sharp");
     reject1(a, "iterations", "many");
     reject1(a, "iterations", "-5");
     reject1(a, "time_ms", "0");

@@ -270,6 +270,14 @@ int cb_belief_finish(cb_belief *b, int n, double eps)
     }
     if (b->n == 0)
         return 0;
+    cb_belief_weigh(b, eps);
+    return b->n;
+}
+
+void cb_belief_weigh(cb_belief *b, double eps)
+{
+    if (b->n == 0)
+        return;
     /* weights relative to the best explained world (eps^0 = 1 there: no underflow) */
     double tot = 0, sq = 0;
     for (int i = 0; i < b->n; i++) {
@@ -281,7 +289,6 @@ int cb_belief_finish(cb_belief *b, int n, double eps)
         b->cum[i] = tot;
     }
     b->ess = tot * tot / sq;
-    return b->n;
 }
 
 int cb_belief_build(cb_belief *b, const cb_view *v, cb_worlds *w, int n, double eps, uint64_t seed)

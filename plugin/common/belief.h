@@ -80,6 +80,11 @@ int cb_belief_fill(cb_belief *pool, cb_belief *s, const cb_view *v, cb_worlds *w
                    double eps, uint64_t seed);
 int cb_belief_finish(cb_belief *pool, int n, double eps);
 
+/* Weigh the pool's worlds again with eps (same worlds, same order; not for a walk's pool,
+ * whose worlds are already distributed by the weights). The searcher uses it to trust the
+ * model more when some world explains every past choice (ismcts key belief_fit). */
+void cb_belief_weigh(cb_belief *b, double eps);
+
 /* The mismatches of one world (hands[3] consistent with w): how many of the other seats' past
  * decisions with a choice the model would have made differently. -1 when the history cannot be
  * replayed in it. `decisions` (may be NULL) gets how many decisions were compared. */

@@ -25,6 +25,7 @@ typedef struct is_params {
     int opponent_width;    /* ... at the other side's nodes */
     double belief;         /* weight of a world per past choice the opponent model would not
                               have made (1: no inference; see plugin/common/belief.h) */
+    double belief_fit;     /* ... when some world explains every past choice (-1: default) */
     int belief_worlds;     /* worlds in the weighted pool */
     int belief_chains;     /* 0: importance-weighted uniform worlds; else Metropolis walks */
     int tree_exact;        /* in-tree candidates: plays scored with an exact min-hands */

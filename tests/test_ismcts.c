@@ -709,6 +709,68 @@ static void test_pool_size(void **state)
     free(P);
 }
 
+/* belief_fit is wired: on the same view, the default (0.01 when some world explains every
+ * past choice) never leaves a larger effective pool than belief_fit = 0.1 (= belief: off), and
+ * a smaller one somewhere; where no world explains everything, the two pools are the same. */
+static void test_belief_fit(void **state)
+{
+    api *a = *state;
+    player *P = calloc(1, sizeof *P);
+    assert_non_null(P);
+    P->a = a;
+    a->common.hcfg_level(&P->heur.cfg, 6);
+    assert_int_equal(a->common.hws_init(&P->heur.ws), 0);
+    cbt_rng_seed(&P->rng, cbt_seed(89));
+    assert_int_equal(cb_rules_preset("pdk16", &P->r), 0);
+    cb_param pf[2] = {{"iterations", "20"}, {"belief_worlds", "200"}};
+    cb_param pn[3] = {{"iterations", "20"}, {"belief_worlds", "200"}, {"belief_fit", "0.1"}};
+    void *fit = make(a, pf, 2), *off = make(a, pn, 3);
+    assert_non_null(fit);
+    assert_non_null(off);
+    int fitted = 0, sharper = 0, unfitted = 0;
+    for (int deal = 0; deal < 12; deal++) {
+        start(P, -1);
+        while (P->g.winner < 0) {
+            if (P->g.nhist >= 4) {
+                cb_view v;
+                a->common.deal_view(&P->g, NULL, cbt_rng_next(&P->rng), &v);
+                v.budget_ms = 0;
+                cb_decision d1, d2;
+                init_dec(&d1);
+                init_dec(&d2);
+                assert_int_equal(a->bot->decide_play(fit, &v, &d1), 0);
+                assert_int_equal(a->bot->decide_play(off, &v, &d2), 0);
+                const char *e1 = strstr(d1.explain, " ess="), *e2 = strstr(d2.explain, " ess=");
+                double s1, s2;
+                int m1, n1, m2, n2;
+                if (e1 && e2 && sscanf(e1, " ess=%lf miss=%d/%d", &s1, &m1, &n1) == 3 &&
+                    sscanf(e2, " ess=%lf miss=%d/%d", &s2, &m2, &n2) == 3) {
+                    assert_int_equal(m1, m2);
+                    assert_int_equal(n1, n2);
+                    if (m1 == 0 && n1 > 0) {
+                        fitted++;
+                        assert_true(s1 <= s2 + 0.5); /* printed rounded */
+                        if (s1 < s2 - 0.5)
+                            sharper++;
+                    } else if (m1 > 0) {
+                        unfitted++;
+                        assert_true(fabs(s1 - s2) < 0.5);
+                    }
+                }
+            }
+            step_policy(P, false);
+        }
+    }
+    print_message("belief_fit: %d fitted pools (%d sharper than with belief_fit = 0.1), %d not fitted\n", fitted,
+                  sharper, unfitted);
+    assert_true(fitted >= 20);
+    assert_true(sharper > 0);
+    a->bot->destroy(fit);
+    a->bot->destroy(off);
+    a->common.hws_free(&P->heur.ws);
+    free(P);
+}
+
 /* ---- bidding ---- */
 
 static int bid(const api *a, void *inst, const cb_rules *r, int seat, int first, const char *hand, const int bids[3],
@@ -814,6 +876,7 @@ int main(void)
         cmocka_unit_test(test_reproducible),
         cmocka_unit_test(test_legal_answers),
         cmocka_unit_test(test_pool_size),
+        cmocka_unit_test(test_belief_fit),
         cmocka_unit_test(test_bidding),
         cmocka_unit_test(test_fallback),
     };

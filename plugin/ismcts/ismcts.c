@@ -146,7 +146,7 @@ static int parse_params(const cb_param *params, int nparams, is_params *p, char 
     p->partner_width = 1;
     p->opponent_width = 1;
     p->belief = DEFAULT_BELIEF;
-    p->belief_fit = -1; /* belief_fit, or belief when that is sharper */
+    p->belief_fit = -1; /* -1: DEFAULT_BELIEF_FIT */
     p->belief_worlds = 0; /* per game */
     p->tree_exact = DEFAULT_TREE_EXACT;
     p->belief_chains = DEFAULT_BELIEF_CHAINS;

@@ -485,6 +485,24 @@ typedef struct player {
     cbt_rng rng;
 } player;
 
+/* A player for the position tests: level-6 heuristic seats, a generator seeded with seed. */
+static player *player_new(const api *a, uint64_t seed)
+{
+    player *P = calloc(1, sizeof *P);
+    assert_non_null(P);
+    P->a = a;
+    a->common.hcfg_level(&P->heur.cfg, 6);
+    assert_int_equal(a->common.hws_init(&P->heur.ws), 0);
+    cbt_rng_seed(&P->rng, seed);
+    return P;
+}
+
+static void player_free(player *P)
+{
+    P->a->common.hws_free(&P->heur.ws);
+    free(P);
+}
+
 static void start(player *P, int landlord)
 {
     cb_cards h[3], b;
@@ -532,13 +550,8 @@ static void check_legal(player *P, const cb_view *v, const cb_decision *d)
 static void test_reproducible(void **state)
 {
     api *a = *state;
-    player *P = calloc(1, sizeof *P);
-    assert_non_null(P);
-    P->a = a;
-    a->common.hcfg_level(&P->heur.cfg, 6);
-    assert_int_equal(a->common.hws_init(&P->heur.ws), 0);
     uint64_t seed = cbt_seed(31);
-    cbt_rng_seed(&P->rng, seed);
+    player *P = player_new(a, seed);
     const char *presets[] = {"pdk16", "ddz"};
     int checked = 0;
     for (int gi = 0; gi < 2; gi++) {
@@ -582,20 +595,14 @@ static void test_reproducible(void **state)
     }
     print_message("seed %llu: %d positions decided three times each\n", (unsigned long long)seed, checked);
     assert_true(checked >= 40);
-    a->common.hws_free(&P->heur.ws);
-    free(P);
+    player_free(P);
 }
 
 static void test_legal_answers(void **state)
 {
     api *a = *state;
-    player *P = calloc(1, sizeof *P);
-    assert_non_null(P);
-    P->a = a;
-    a->common.hcfg_level(&P->heur.cfg, 6);
-    assert_int_equal(a->common.hws_init(&P->heur.ws), 0);
     uint64_t seed = cbt_seed(57);
-    cbt_rng_seed(&P->rng, seed);
+    player *P = player_new(a, seed);
     /* a small budget: this is about legality, not strength */
     cb_param p[2] = {{"iterations", "40"}, {"bid_samples", "10"}};
     void *inst = make(a, p, 2);
@@ -644,8 +651,7 @@ static void test_legal_answers(void **state)
     assert_true(answered >= 300);
     a->bot->destroy(inst);
     a->bot->destroy(inst2);
-    a->common.hws_free(&P->heur.ws);
-    free(P);
+    player_free(P);
 }
 
 /* ---- the belief pool's size: by game unless given ---- */
@@ -677,12 +683,7 @@ static int pool_worlds(player *P, void *inst, bool ddz)
 static void test_pool_size(void **state)
 {
     api *a = *state;
-    player *P = calloc(1, sizeof *P);
-    assert_non_null(P);
-    P->a = a;
-    a->common.hcfg_level(&P->heur.cfg, 6);
-    assert_int_equal(a->common.hws_init(&P->heur.ws), 0);
-    cbt_rng_seed(&P->rng, cbt_seed(83));
+    player *P = player_new(a, cbt_seed(83));
     cb_param dflt[1] = {{"iterations", "50"}};
     cb_param given[2] = {{"iterations", "50"}, {"belief_worlds", "123"}};
     const char *presets[] = {"pdk16", "ddz"};
@@ -705,8 +706,7 @@ static void test_pool_size(void **state)
         a->bot->destroy(i1);
         a->bot->destroy(i2);
     }
-    a->common.hws_free(&P->heur.ws);
-    free(P);
+    player_free(P);
 }
 
 /* belief_fit is wired: on the same view, the default (0.01 when some world explains every
@@ -715,12 +715,7 @@ static void test_pool_size(void **state)
 static void test_belief_fit(void **state)
 {
     api *a = *state;
-    player *P = calloc(1, sizeof *P);
-    assert_non_null(P);
-    P->a = a;
-    a->common.hcfg_level(&P->heur.cfg, 6);
-    assert_int_equal(a->common.hws_init(&P->heur.ws), 0);
-    cbt_rng_seed(&P->rng, cbt_seed(89));
+    player *P = player_new(a, cbt_seed(89));
     assert_int_equal(cb_rules_preset("pdk16", &P->r), 0);
     cb_param pf[2] = {{"iterations", "20"}, {"belief_worlds", "200"}};
     cb_param pn[3] = {{"iterations", "20"}, {"belief_worlds", "200"}, {"belief_fit", "0.1"}};
@@ -767,8 +762,7 @@ static void test_belief_fit(void **state)
     assert_true(sharper > 0);
     a->bot->destroy(fit);
     a->bot->destroy(off);
-    a->common.hws_free(&P->heur.ws);
-    free(P);
+    player_free(P);
 }
 
 /* ---- bidding ---- */

@@ -4,8 +4,9 @@
  *
  * 1. Play-outs (plugin/common, no plugin): whole deals and the rest of deals from mid-game
  *    positions, played by the shared heuristic rollout configuration (cb_hcfg_rollout), by the
- *    lean rollout policy (plugin/common/rollout.h, "fast": ismcts's default) and by uniform
- *    random legal plays, on one core. The unit the search spends is a play-out from a tree
+ *    lean rollout policy (plugin/common/rollout.h, "fast": ismcts's default) — both scoring
+ *    every play exactly as ismcts runs them (rollout_exact 48) — by the lean policy at its own
+ *    default ("fast-top4") and by uniform random legal plays, on one core. The unit the search spends is a play-out from a tree
  *    leaf, which is a mid-game position (reached here by the row's own policy, the random
  *    rows' by the heuristic).
  * 2. Decisions (build/<v>/plugins/ismcts.so, found next to this binary): POSITIONS positions
@@ -31,6 +32,7 @@
 #include "../plugin/common/deal.h"
 #include "../plugin/common/policy.h"
 #include "../plugin/common/rollout.h"
+#include "../plugin/ismcts/search.h"
 
 static double now_s(clockid_t id)
 {
@@ -98,29 +100,33 @@ static void bench_playouts(const char *preset, uint64_t seed)
     cb_heur_agent a;
     memset(&a, 0, sizeof a);
     cb_hcfg_rollout(&a.cfg);
+    a.cfg.exact_top = IS_EXACT_DEFAULT; /* as ismcts runs it (rollout_exact) */
     cb_hws_init(&a.ws);
     rnd_user ru;
     cb_rng_seed(&ru.rng, seed);
     ru.buf = malloc(sizeof(cb_move) * CB_MOVES_CAP);
-    cb_rollout ro;
-    if (!ru.buf || cb_rollout_init(&ro) != 0) {
+    cb_rollout ro, ro4;
+    if (!ru.buf || cb_rollout_init(&ro) != 0 || cb_rollout_init(&ro4) != 0) {
         printf("out of memory\n");
         exit(1);
     }
+    ro.exact_top = IS_EXACT_DEFAULT; /* ismcts's default: every play scored exactly (bounded) */
     cb_rng rng;
-    static const char *const names[3] = {"heuristic", "fast", "random"};
-    for (int pol = 0; pol < 3; pol++) {
+    /* fast-top4: the lean policy's own default (exact min-hands for the 4 best pre-scores), the
+     * play-outs ismcts ran before rollout_exact defaulted to 48 */
+    static const char *const names[4] = {"heuristic", "fast", "fast-top4", "random"};
+    for (int pol = 0; pol < 4; pol++) {
         for (int mid = 0; mid < 2; mid++) {
             cb_rng_seed(&rng, seed * 7 + (uint64_t)mid);
-            cb_deal_policy p = pol == 0 ? cb_heur_deal_policy : pol == 1 ? cb_rollout_deal_policy : random_policy;
-            void *u = pol == 0 ? (void *)&a : pol == 1 ? (void *)&ro : (void *)&ru;
+            cb_deal_policy p = pol == 0 ? cb_heur_deal_policy : pol <= 2 ? cb_rollout_deal_policy : random_policy;
+            void *u = pol == 0 ? (void *)&a : pol == 1 ? (void *)&ro : pol == 2 ? (void *)&ro4 : (void *)&ru;
             cb_deal_policy pols[3] = {p, p, p};
             void *users[3] = {u, u, u};
             /* mid-game positions are reached by the row's own policy (so its caches are in the
              * same state as the heuristic row's always were), the random rows' by the
              * heuristic */
-            cb_deal_policy ap = pol == 1 ? cb_rollout_deal_policy : cb_heur_deal_policy;
-            void *au = pol == 1 ? (void *)&ro : (void *)&a;
+            cb_deal_policy ap = pol == 1 || pol == 2 ? cb_rollout_deal_policy : cb_heur_deal_policy;
+            void *au = pol == 1 ? (void *)&ro : pol == 2 ? (void *)&ro4 : (void *)&a;
             cb_deal_policy hp[3] = {ap, ap, ap};
             void *hu[3] = {au, au, au};
             double cpu = 0;
@@ -155,6 +161,7 @@ static void bench_playouts(const char *preset, uint64_t seed)
     }
     free(ru.buf);
     cb_rollout_free(&ro);
+    cb_rollout_free(&ro4);
     cb_hws_free(&a.ws);
 }
 

@@ -765,6 +765,59 @@ static void test_belief_fit(void **state)
     player_free(P);
 }
 
+/* ---- the opponent model's exactness: level 6's own by default ---- */
+
+/* tree_exact and rollout_exact default to 48 (level 6's count): on the same views the default
+ * decides exactly as the keys given at 48 do, and differently from 8 / 4 (the old defaults,
+ * under which the model only approximated level 6) somewhere — in the play or its estimate. */
+static void test_exact_default(void **state)
+{
+    api *a = *state;
+    player *P = player_new(a, cbt_seed(97));
+    assert_int_equal(cb_rules_preset("pdk16", &P->r), 0);
+    cb_param pd[2] = {{"iterations", "60"}, {"belief_worlds", "100"}};
+    cb_param p48[4] = {{"iterations", "60"}, {"belief_worlds", "100"}, {"tree_exact", "48"}, {"rollout_exact", "48"}};
+    cb_param pold[4] = {{"iterations", "60"}, {"belief_worlds", "100"}, {"tree_exact", "8"}, {"rollout_exact", "4"}};
+    void *idef = make(a, pd, 2), *i48 = make(a, p48, 4), *iold = make(a, pold, 4);
+    assert_non_null(idef);
+    assert_non_null(i48);
+    assert_non_null(iold);
+    int searched = 0, differ = 0;
+    for (int deal = 0; deal < 6; deal++) {
+        start(P, -1);
+        while (P->g.winner < 0) {
+            if (P->g.nhist >= 3) {
+                cb_view v;
+                a->common.deal_view(&P->g, NULL, cbt_rng_next(&P->rng), &v);
+                v.budget_ms = 0;
+                cb_decision d1, d2, d3;
+                init_dec(&d1);
+                init_dec(&d2);
+                init_dec(&d3);
+                assert_int_equal(a->bot->decide_play(idef, &v, &d1), 0);
+                assert_int_equal(a->bot->decide_play(i48, &v, &d2), 0);
+                assert_int_equal(a->bot->decide_play(iold, &v, &d3), 0);
+                if (strncmp(d1.explain, "ismcts v=", 9) == 0) {
+                    searched++;
+                    assert_true(d1.cards == d2.cards);
+                    assert_true(memcmp(&d1.value, &d2.value, sizeof d1.value) == 0);
+                    if (d1.cards != d3.cards || d1.value != d3.value)
+                        differ++;
+                }
+            }
+            step_policy(P, false);
+        }
+    }
+    print_message("exact defaults: %d searched decisions, the same as at 48 / 48; %d differ at 8 / 4\n", searched,
+                  differ);
+    assert_true(searched >= 20);
+    assert_true(differ > 0);
+    a->bot->destroy(idef);
+    a->bot->destroy(i48);
+    a->bot->destroy(iold);
+    player_free(P);
+}
+
 /* ---- bidding ---- */
 
 static int bid(const api *a, void *inst, const cb_rules *r, int seat, int first, const char *hand, const int bids[3],
@@ -871,6 +924,7 @@ int main(void)
         cmocka_unit_test(test_legal_answers),
         cmocka_unit_test(test_pool_size),
         cmocka_unit_test(test_belief_fit),
+        cmocka_unit_test(test_exact_default),
         cmocka_unit_test(test_bidding),
         cmocka_unit_test(test_fallback),
     };

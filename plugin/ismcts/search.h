@@ -43,6 +43,10 @@
  * lean policy of plugin/common/rollout.h (the heuristic's judgement at a fraction of its cost) */
 enum { IS_ROLLOUT_HEURISTIC = 0, IS_ROLLOUT_RANDOM = 1, IS_ROLLOUT_FAST = 2 };
 
+/* Plays scored with an exact min-hands, in the tree and in the play-outs, by default: level 6's
+ * own count (policy.c), so that the opponent model plays as level 6 itself. */
+#define IS_EXACT_DEFAULT 48
+
 typedef struct is_node {
     cb_move move;         /* the action into this node */
     int32_t parent, child, sibling;

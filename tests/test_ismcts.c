@@ -107,6 +107,9 @@ static void test_params(void **state)
     reject1(a, "belief_fit", "0");
     reject1(a, "belief_fit", "1.5");
     reject1(a, "belief_fit", "sharp");
+    reject1(a, "belief_explained", "-1");
+    reject1(a, "belief_explained", "100001");
+    reject1(a, "belief_explained", "many");
     reject1(a, "iterations", "many");
     reject1(a, "iterations", "-5");
     reject1(a, "time_ms", "0");
@@ -684,14 +687,15 @@ static void test_pool_size(void **state)
 {
     api *a = *state;
     player *P = player_new(a, cbt_seed(83));
-    cb_param dflt[1] = {{"iterations", "50"}};
-    cb_param given[2] = {{"iterations", "50"}, {"belief_worlds", "123"}};
+    /* belief_explained = 0: the pool keeps its size (test_belief_explained covers the growth) */
+    cb_param dflt[2] = {{"iterations", "50"}, {"belief_explained", "0"}};
+    cb_param given[3] = {{"iterations", "50"}, {"belief_explained", "0"}, {"belief_worlds", "123"}};
     const char *presets[] = {"pdk16", "ddz"};
     const int want[] = {3000, 300}; /* the defaults documented in plugin/ismcts/ismcts.c */
     for (int gi = 0; gi < 2; gi++) {
         assert_int_equal(cb_rules_preset(presets[gi], &P->r), 0);
         bool ddz = P->r.game == CB_GAME_DDZ;
-        void *i1 = make(a, dflt, 1), *i2 = make(a, given, 2);
+        void *i1 = make(a, dflt, 2), *i2 = make(a, given, 3);
         assert_non_null(i1);
         assert_non_null(i2);
         int n1 = -1, n2 = -1;
@@ -706,6 +710,64 @@ static void test_pool_size(void **state)
         a->bot->destroy(i1);
         a->bot->destroy(i2);
     }
+    player_free(P);
+}
+
+/* belief_explained (PDK default 100): when fewer worlds of the pool than that explain the
+ * record as well as its best one, the pool is built again four times as large. On the same
+ * views: with belief_explained = 0 the pool is always belief_worlds (200) worlds; by default
+ * it is 800 exactly where that pool had fewer than 100 best-explained worlds, else the same
+ * 200 — and it does grow somewhere. */
+static void test_belief_explained(void **state)
+{
+    api *a = *state;
+    player *P = player_new(a, cbt_seed(103));
+    assert_int_equal(cb_rules_preset("pdk16", &P->r), 0);
+    cb_param pd[2] = {{"iterations", "20"}, {"belief_worlds", "200"}};
+    cb_param p0[3] = {{"iterations", "20"}, {"belief_worlds", "200"}, {"belief_explained", "0"}};
+    void *idef = make(a, pd, 2), *i0 = make(a, p0, 3);
+    assert_non_null(idef);
+    assert_non_null(i0);
+    int grown = 0, kept = 0;
+    for (int deal = 0; deal < 8; deal++) {
+        start(P, -1);
+        while (P->g.winner < 0) {
+            if (P->g.nhist >= 3) {
+                cb_view v;
+                a->common.deal_view(&P->g, NULL, cbt_rng_next(&P->rng), &v);
+                v.budget_ms = 0;
+                cb_decision d1, d0;
+                init_dec(&d1);
+                init_dec(&d0);
+                assert_int_equal(a->bot->decide_play(idef, &v, &d1), 0);
+                assert_int_equal(a->bot->decide_play(i0, &v, &d0), 0);
+                const char *w1 = strstr(d1.explain, " worlds="), *w0 = strstr(d0.explain, " worlds=");
+                const char *b0 = strstr(d0.explain, " best="), *m0 = strstr(d0.explain, " miss=");
+                if (strncmp(d0.explain, "ismcts v=", 9) == 0 && w1 && w0 && b0 && m0) {
+                    int n1 = atoi(w1 + 8), n0 = atoi(w0 + 8), best0 = atoi(b0 + 6), dec0 = 0;
+                    const char *slash = strchr(m0, '/');
+                    if (slash)
+                        dec0 = atoi(slash + 1);
+                    assert_true(n0 <= 200 && n0 >= 180);
+                    if (dec0 > 0 && best0 < 100) {
+                        if (n1 <= 4 * 200 && n1 >= 4 * 180)
+                            grown++;
+                        else
+                            fail_msg("pool of %d worlds where %d of %d explain the record: %s", n1, best0, n0, d1.explain);
+                    } else {
+                        assert_int_equal(n1, n0);
+                        kept++;
+                    }
+                }
+            }
+            step_policy(P, false);
+        }
+    }
+    print_message("belief_explained: %d pools grown four times, %d kept\n", grown, kept);
+    assert_true(grown > 0);
+    assert_true(kept > 0);
+    a->bot->destroy(idef);
+    a->bot->destroy(i0);
     player_free(P);
 }
 
@@ -873,6 +935,47 @@ static void test_bidding(void **state)
 
 /* ---- fallback and bad views ---- */
 
+/* An answer depends on the view and the parameters only: a bid on a fresh instance and on one
+ * that has just searched a play (the two share the play-out agent) are the same. */
+static void test_bid_stateless(void **state)
+{
+    api *a = *state;
+    cb_param p[3] = {{"bid_samples", "120"}, {"iterations", "60"}, {"belief_worlds", "100"}};
+    void *fresh = make(a, p, 3), *used = make(a, p, 3);
+    assert_non_null(fresh);
+    assert_non_null(used);
+    player *P = player_new(a, cbt_seed(107));
+    assert_int_equal(cb_rules_preset("pdk16", &P->r), 0);
+    int searched = 0;
+    while (searched == 0) {
+        start(P, -1);
+        while (P->g.winner < 0 && searched == 0) {
+            if (P->g.nhist >= 3) {
+                cb_view v;
+                a->common.deal_view(&P->g, NULL, cbt_rng_next(&P->rng), &v);
+                v.budget_ms = 0;
+                cb_decision d;
+                init_dec(&d);
+                assert_int_equal(a->bot->decide_play(used, &v, &d), 0);
+                searched = strncmp(d.explain, "ismcts v=", 9) == 0;
+            }
+            step_policy(P, false);
+        }
+    }
+    const int none[3] = {-1, -1, -1};
+    const char *hands[] = {"2AAKKQQJJTT99887", "3s3h4567899TJQ5h6h7h8h", "2AAAKKQQJ9988776"};
+    for (int i = 0; i < 3; i++) {
+        cb_decision d1, d2;
+        bid(a, fresh, &P->r, 0, 0, hands[i], none, &d1);
+        bid(a, used, &P->r, 0, 0, hands[i], none, &d2);
+        assert_int_equal(d1.bid, d2.bid);
+        assert_true(memcmp(&d1.value, &d2.value, sizeof d1.value) == 0);
+    }
+    player_free(P);
+    a->bot->destroy(fresh);
+    a->bot->destroy(used);
+}
+
 static void test_fallback(void **state)
 {
     api *a = *state;
@@ -924,8 +1027,10 @@ int main(void)
         cmocka_unit_test(test_legal_answers),
         cmocka_unit_test(test_pool_size),
         cmocka_unit_test(test_belief_fit),
+        cmocka_unit_test(test_belief_explained),
         cmocka_unit_test(test_exact_default),
         cmocka_unit_test(test_bidding),
+        cmocka_unit_test(test_bid_stateless),
         cmocka_unit_test(test_fallback),
     };
     return cmocka_run_group_tests(tests, setup, cbt_plugin_teardown);

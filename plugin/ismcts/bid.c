@@ -53,6 +53,11 @@ int ism_decide_bid(ism *m, const cb_view *v, cb_decision *d)
     cb_rng rng;
     cb_rng_seed(&rng, cb_rng_mix(v->seed, m->p.seed ^ 0xB1DB1Dull));
     cb_rng_seed(&t->agent.rng, cb_rng_mix(v->seed, m->p.seed ^ 0xB1DA6Eull));
+    /* the play-outs' configuration, set here: the agent is shared with the search, and an
+     * answer must not depend on what the instance decided before */
+    cb_hcfg_rollout(&t->agent.cfg);
+    if (m->p.rollout_exact > 0)
+        t->agent.cfg.exact_top = m->p.rollout_exact;
     cb_deal_policy pol = cb_heur_deal_policy;
     cb_deal_policy pols[3] = {pol, pol, pol};
     void *users[3] = {&t->agent, &t->agent, &t->agent};

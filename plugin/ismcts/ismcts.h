@@ -27,6 +27,8 @@ typedef struct is_params {
                               have made (1: no inference; see plugin/common/belief.h) */
     double belief_fit;     /* ... when some world explains every past choice (-1: default) */
     int belief_worlds;     /* worlds in the weighted pool */
+    int belief_explained;  /* fewer worlds than this explaining the record as well as the best:
+                              the pool is built again four times as large (-1: by game) */
     int belief_chains;     /* 0: importance-weighted uniform worlds; else Metropolis walks */
     int tree_exact;        /* in-tree candidates: plays scored with an exact min-hands */
     int rollout_exact;     /* heuristic play-outs: the same (0: the rollout policy's own) */

@@ -28,11 +28,7 @@ int is_thread_init(is_thread *t)
         is_thread_free(t);
         return -1;
     }
-    cb_hcfg_rollout(&t->agent.cfg);
-    /* inside the tree the candidates matter more than in a play-out: score more of them exactly */
-    cb_hcfg_rollout(&t->tree_cfg);
-    t->tree_cfg.exact_top = 8;
-    t->tree_cfg.exact_all_upto = 10;
+    /* the configurations of tree_cfg and agent are set by each search and each bid */
     t->ready = true;
     return 0;
 }
@@ -332,8 +328,13 @@ static void *thread_main(void *arg)
     t->worlds = *S->worlds;
     t->worlds.samples = t->worlds.proposals = t->worlds.swaps = t->worlds.rejects = t->worlds.failures = 0;
     t->worlds.checks = 0;
-    if (S->tree_exact > 0)
-        t->tree_cfg.exact_top = S->tree_exact;
+    /* set for every search (bidding shares the agent): nothing carries over between decisions.
+     * Inside the tree the candidates matter more than in a play-out: more of them are scored
+     * exactly (all of them, level 6's count, by default: tree_exact) */
+    cb_hcfg_rollout(&t->tree_cfg);
+    t->tree_cfg.exact_top = S->tree_exact > 0 ? S->tree_exact : 8;
+    t->tree_cfg.exact_all_upto = 10;
+    cb_hcfg_rollout(&t->agent.cfg);
     if (S->rollout_exact > 0)
         t->agent.cfg.exact_top = S->rollout_exact;
     cb_rng_seed(&t->rng, cb_rng_mix(S->seed, 0x1517ull + (uint64_t)t->index));

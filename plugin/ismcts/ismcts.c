@@ -8,7 +8,8 @@
  *                      Once the opponent model became level 6 itself (tree_exact), more
  *                      iterations paid in PDK against level 6 (seed 9, 3000 games, paired:
  *                      1000 -> 3000 +0.77 +- 0.71 points, -> 10000 +1.27 +- 0.87); a PDK
- *                      decision then takes some 0.1-0.2 s on one thread (bench_ismcts). DDZ
+ *                      decision then takes p50 109 / p99 353 ms on one thread, 57 / 190 on
+ *                      two (bench_ismcts 300 1, with the pool below). DDZ
  *                      keeps 1000: its target is met there, more is not measured.
  *   time_ms = N        budget per decision in milliseconds instead (not reproducible). Give
  *                      iterations or time_ms, not both.
@@ -48,9 +49,9 @@
  *                      in 44% with 3-5 choices on record, 13% with 6-8, 2% past that.
  *   belief_worlds = N  the pool's size (default: PDK 3000, DDZ 300). A larger pool holds more
  *                      of the few worlds that explain a long record (PDK against level 6,
- *                      seed 7, 6000 games: 45.5% with 300 worlds, 46.2% with 3000). It is
- *                      most of a PDK decision's time: p50 34 ms instead of 8 on one thread
- *                      (bench_ismcts); the pool stops at 25% of the host's budget. DDZ keeps
+ *                      seed 7, 6000 games: 45.5% with 300 worlds, 46.2% with 3000; at 1000
+ *                      iterations it was most of a PDK decision's time, p50 34 ms instead of
+ *                      8). The pool stops at 25% of the host's budget. DDZ keeps
  *                      300: its target is met, larger pools there are not measured.
  *   belief_explained = N  when fewer than N worlds of the pool explain the record as well as
  *                      its best world, the pool is built again four times as large (its first
@@ -67,8 +68,8 @@
  *                      (default 48, level 6's own: the in-tree opponent model then chooses as
  *                      level 6 itself does, where 8 left it an approximation).
  *   rollout_exact = N  the same for the play-outs (default 48: the lean policy then plays as
- *                      level 6; its bound skips most exact counts, so it still makes 226k
- *                      PDK play-outs/s/core from mid-game, bench_ismcts, against 237k at 4).
+ *                      level 6; its bound skips most exact counts, so it still makes 214k
+ *                      PDK play-outs/s/core from mid-game, bench_ismcts, against 219k at 4).
  *                      Both at 48 against 8 / 4: +0.65 +- 0.58 points of PDK win share against
  *                      two level-6 seats (6000 paired games, seeds 9 and 10).
  *   opponents = M      PDK without 包庄: paranoid (default; the other two seats as one side,

@@ -713,118 +713,132 @@ static void test_pool_size(void **state)
     player_free(P);
 }
 
+/* Along heuristic play of `deals` PDK deals (a player seeded with seed), every view with at
+ * least min_hist actions on record is decided by each of the n instances (n <= 3); check sees
+ * the n decisions of one view, in the instances' order. */
+typedef void (*views_check)(const cb_decision *d, void *ctx);
+
+static void decide_along_play(const api *a, uint64_t seed, int deals, int min_hist, void *const *inst, int n,
+                              views_check check, void *ctx)
+{
+    player *P = player_new(a, seed);
+    assert_int_equal(cb_rules_preset("pdk16", &P->r), 0);
+    for (int deal = 0; deal < deals; deal++) {
+        start(P, -1);
+        while (P->g.winner < 0) {
+            if (P->g.nhist >= min_hist) {
+                cb_view v;
+                a->common.deal_view(&P->g, NULL, cbt_rng_next(&P->rng), &v);
+                v.budget_ms = 0;
+                cb_decision d[3];
+                for (int i = 0; i < n; i++) {
+                    init_dec(&d[i]);
+                    assert_int_equal(a->bot->decide_play(inst[i], &v, &d[i]), 0);
+                }
+                check(d, ctx);
+            }
+            step_policy(P, false);
+        }
+    }
+    player_free(P);
+}
+
 /* belief_explained (PDK default 100): when fewer worlds of the pool than that explain the
  * record as well as its best one, the pool is built again four times as large. On the same
  * views: with belief_explained = 0 the pool is always belief_worlds (200) worlds; by default
  * it is 800 exactly where that pool had fewer than 100 best-explained worlds, else the same
  * 200 — and it does grow somewhere. */
+typedef struct explained_count {
+    int grown, kept;
+} explained_count;
+
+/* d[0]: the default, d[1]: belief_explained = 0 */
+static void check_explained(const cb_decision *d, void *ctx)
+{
+    explained_count *c = ctx;
+    const char *w1 = strstr(d[0].explain, " worlds="), *w0 = strstr(d[1].explain, " worlds=");
+    const char *b0 = strstr(d[1].explain, " best="), *m0 = strstr(d[1].explain, " miss=");
+    if (strncmp(d[1].explain, "ismcts v=", 9) != 0 || !w1 || !w0 || !b0 || !m0)
+        return;
+    int n1 = atoi(w1 + 8), n0 = atoi(w0 + 8), best0 = atoi(b0 + 6), dec0 = 0;
+    const char *slash = strchr(m0, '/');
+    if (slash)
+        dec0 = atoi(slash + 1);
+    assert_true(n0 <= 200 && n0 >= 180);
+    if (dec0 > 0 && best0 < 100) {
+        if (n1 <= 4 * 200 && n1 >= 4 * 180)
+            c->grown++;
+        else
+            fail_msg("pool of %d worlds where %d of %d explain the record: %s", n1, best0, n0, d[0].explain);
+    } else {
+        assert_int_equal(n1, n0);
+        c->kept++;
+    }
+}
+
 static void test_belief_explained(void **state)
 {
     api *a = *state;
-    player *P = player_new(a, cbt_seed(103));
-    assert_int_equal(cb_rules_preset("pdk16", &P->r), 0);
     cb_param pd[2] = {{"iterations", "20"}, {"belief_worlds", "200"}};
     cb_param p0[3] = {{"iterations", "20"}, {"belief_worlds", "200"}, {"belief_explained", "0"}};
-    void *idef = make(a, pd, 2), *i0 = make(a, p0, 3);
-    assert_non_null(idef);
-    assert_non_null(i0);
-    int grown = 0, kept = 0;
-    for (int deal = 0; deal < 8; deal++) {
-        start(P, -1);
-        while (P->g.winner < 0) {
-            if (P->g.nhist >= 3) {
-                cb_view v;
-                a->common.deal_view(&P->g, NULL, cbt_rng_next(&P->rng), &v);
-                v.budget_ms = 0;
-                cb_decision d1, d0;
-                init_dec(&d1);
-                init_dec(&d0);
-                assert_int_equal(a->bot->decide_play(idef, &v, &d1), 0);
-                assert_int_equal(a->bot->decide_play(i0, &v, &d0), 0);
-                const char *w1 = strstr(d1.explain, " worlds="), *w0 = strstr(d0.explain, " worlds=");
-                const char *b0 = strstr(d0.explain, " best="), *m0 = strstr(d0.explain, " miss=");
-                if (strncmp(d0.explain, "ismcts v=", 9) == 0 && w1 && w0 && b0 && m0) {
-                    int n1 = atoi(w1 + 8), n0 = atoi(w0 + 8), best0 = atoi(b0 + 6), dec0 = 0;
-                    const char *slash = strchr(m0, '/');
-                    if (slash)
-                        dec0 = atoi(slash + 1);
-                    assert_true(n0 <= 200 && n0 >= 180);
-                    if (dec0 > 0 && best0 < 100) {
-                        if (n1 <= 4 * 200 && n1 >= 4 * 180)
-                            grown++;
-                        else
-                            fail_msg("pool of %d worlds where %d of %d explain the record: %s", n1, best0, n0, d1.explain);
-                    } else {
-                        assert_int_equal(n1, n0);
-                        kept++;
-                    }
-                }
-            }
-            step_policy(P, false);
-        }
-    }
-    print_message("belief_explained: %d pools grown four times, %d kept\n", grown, kept);
-    assert_true(grown > 0);
-    assert_true(kept > 0);
-    a->bot->destroy(idef);
-    a->bot->destroy(i0);
-    player_free(P);
+    void *inst[2] = {make(a, pd, 2), make(a, p0, 3)};
+    assert_non_null(inst[0]);
+    assert_non_null(inst[1]);
+    explained_count c = {0, 0};
+    decide_along_play(a, cbt_seed(103), 8, 3, inst, 2, check_explained, &c);
+    print_message("belief_explained: %d pools grown four times, %d kept\n", c.grown, c.kept);
+    assert_true(c.grown > 0);
+    assert_true(c.kept > 0);
+    a->bot->destroy(inst[0]);
+    a->bot->destroy(inst[1]);
 }
 
 /* belief_fit is wired: on the same view, the default (0.01 when some world explains every
  * past choice) never leaves a larger effective pool than belief_fit = 0.1 (= belief: off), and
  * a smaller one somewhere; where no world explains everything, the two pools are the same. */
+typedef struct fit_count {
+    int fitted, sharper, unfitted;
+} fit_count;
+
+/* d[0]: the default, d[1]: belief_fit = 0.1 (off) */
+static void check_fit(const cb_decision *d, void *ctx)
+{
+    fit_count *c = ctx;
+    const char *e1 = strstr(d[0].explain, " ess="), *e2 = strstr(d[1].explain, " ess=");
+    double s1, s2;
+    int m1, n1, m2, n2;
+    if (!e1 || !e2 || sscanf(e1, " ess=%lf miss=%d/%d", &s1, &m1, &n1) != 3 ||
+        sscanf(e2, " ess=%lf miss=%d/%d", &s2, &m2, &n2) != 3)
+        return;
+    assert_int_equal(m1, m2);
+    assert_int_equal(n1, n2);
+    if (m1 == 0 && n1 > 0) {
+        c->fitted++;
+        assert_true(s1 <= s2 + 0.5); /* printed rounded */
+        if (s1 < s2 - 0.5)
+            c->sharper++;
+    } else if (m1 > 0) {
+        c->unfitted++;
+        assert_true(fabs(s1 - s2) < 0.5);
+    }
+}
+
 static void test_belief_fit(void **state)
 {
     api *a = *state;
-    player *P = player_new(a, cbt_seed(89));
-    assert_int_equal(cb_rules_preset("pdk16", &P->r), 0);
     cb_param pf[2] = {{"iterations", "20"}, {"belief_worlds", "200"}};
     cb_param pn[3] = {{"iterations", "20"}, {"belief_worlds", "200"}, {"belief_fit", "0.1"}};
-    void *fit = make(a, pf, 2), *off = make(a, pn, 3);
-    assert_non_null(fit);
-    assert_non_null(off);
-    int fitted = 0, sharper = 0, unfitted = 0;
-    for (int deal = 0; deal < 12; deal++) {
-        start(P, -1);
-        while (P->g.winner < 0) {
-            if (P->g.nhist >= 4) {
-                cb_view v;
-                a->common.deal_view(&P->g, NULL, cbt_rng_next(&P->rng), &v);
-                v.budget_ms = 0;
-                cb_decision d1, d2;
-                init_dec(&d1);
-                init_dec(&d2);
-                assert_int_equal(a->bot->decide_play(fit, &v, &d1), 0);
-                assert_int_equal(a->bot->decide_play(off, &v, &d2), 0);
-                const char *e1 = strstr(d1.explain, " ess="), *e2 = strstr(d2.explain, " ess=");
-                double s1, s2;
-                int m1, n1, m2, n2;
-                if (e1 && e2 && sscanf(e1, " ess=%lf miss=%d/%d", &s1, &m1, &n1) == 3 &&
-                    sscanf(e2, " ess=%lf miss=%d/%d", &s2, &m2, &n2) == 3) {
-                    assert_int_equal(m1, m2);
-                    assert_int_equal(n1, n2);
-                    if (m1 == 0 && n1 > 0) {
-                        fitted++;
-                        assert_true(s1 <= s2 + 0.5); /* printed rounded */
-                        if (s1 < s2 - 0.5)
-                            sharper++;
-                    } else if (m1 > 0) {
-                        unfitted++;
-                        assert_true(fabs(s1 - s2) < 0.5);
-                    }
-                }
-            }
-            step_policy(P, false);
-        }
-    }
-    print_message("belief_fit: %d fitted pools (%d sharper than with belief_fit = 0.1), %d not fitted\n", fitted,
-                  sharper, unfitted);
-    assert_true(fitted >= 20);
-    assert_true(sharper > 0);
-    a->bot->destroy(fit);
-    a->bot->destroy(off);
-    player_free(P);
+    void *inst[2] = {make(a, pf, 2), make(a, pn, 3)};
+    assert_non_null(inst[0]);
+    assert_non_null(inst[1]);
+    fit_count c = {0, 0, 0};
+    decide_along_play(a, cbt_seed(89), 12, 4, inst, 2, check_fit, &c);
+    print_message("belief_fit: %d fitted pools (%d sharper than with belief_fit = 0.1), %d not fitted\n", c.fitted,
+                  c.sharper, c.unfitted);
+    assert_true(c.fitted >= 20);
+    assert_true(c.sharper > 0);
+    a->bot->destroy(inst[0]);
+    a->bot->destroy(inst[1]);
 }
 
 /* ---- the opponent model's exactness: level 6's own by default ---- */
@@ -832,52 +846,40 @@ static void test_belief_fit(void **state)
 /* tree_exact and rollout_exact default to 48 (level 6's count): on the same views the default
  * decides exactly as the keys given at 48 do, and differently from 8 / 4 (the old defaults,
  * under which the model only approximated level 6) somewhere — in the play or its estimate. */
+typedef struct exact_count {
+    int searched, differ;
+} exact_count;
+
+/* d[0]: the default, d[1]: 48 / 48 given, d[2]: 8 / 4 */
+static void check_exact(const cb_decision *d, void *ctx)
+{
+    exact_count *c = ctx;
+    if (strncmp(d[0].explain, "ismcts v=", 9) != 0)
+        return;
+    c->searched++;
+    assert_true(d[0].cards == d[1].cards);
+    assert_true(memcmp(&d[0].value, &d[1].value, sizeof d[0].value) == 0);
+    if (d[0].cards != d[2].cards || d[0].value != d[2].value)
+        c->differ++;
+}
+
 static void test_exact_default(void **state)
 {
     api *a = *state;
-    player *P = player_new(a, cbt_seed(97));
-    assert_int_equal(cb_rules_preset("pdk16", &P->r), 0);
     cb_param pd[2] = {{"iterations", "60"}, {"belief_worlds", "100"}};
     cb_param p48[4] = {{"iterations", "60"}, {"belief_worlds", "100"}, {"tree_exact", "48"}, {"rollout_exact", "48"}};
     cb_param pold[4] = {{"iterations", "60"}, {"belief_worlds", "100"}, {"tree_exact", "8"}, {"rollout_exact", "4"}};
-    void *idef = make(a, pd, 2), *i48 = make(a, p48, 4), *iold = make(a, pold, 4);
-    assert_non_null(idef);
-    assert_non_null(i48);
-    assert_non_null(iold);
-    int searched = 0, differ = 0;
-    for (int deal = 0; deal < 6; deal++) {
-        start(P, -1);
-        while (P->g.winner < 0) {
-            if (P->g.nhist >= 3) {
-                cb_view v;
-                a->common.deal_view(&P->g, NULL, cbt_rng_next(&P->rng), &v);
-                v.budget_ms = 0;
-                cb_decision d1, d2, d3;
-                init_dec(&d1);
-                init_dec(&d2);
-                init_dec(&d3);
-                assert_int_equal(a->bot->decide_play(idef, &v, &d1), 0);
-                assert_int_equal(a->bot->decide_play(i48, &v, &d2), 0);
-                assert_int_equal(a->bot->decide_play(iold, &v, &d3), 0);
-                if (strncmp(d1.explain, "ismcts v=", 9) == 0) {
-                    searched++;
-                    assert_true(d1.cards == d2.cards);
-                    assert_true(memcmp(&d1.value, &d2.value, sizeof d1.value) == 0);
-                    if (d1.cards != d3.cards || d1.value != d3.value)
-                        differ++;
-                }
-            }
-            step_policy(P, false);
-        }
-    }
-    print_message("exact defaults: %d searched decisions, the same as at 48 / 48; %d differ at 8 / 4\n", searched,
-                  differ);
-    assert_true(searched >= 20);
-    assert_true(differ > 0);
-    a->bot->destroy(idef);
-    a->bot->destroy(i48);
-    a->bot->destroy(iold);
-    player_free(P);
+    void *inst[3] = {make(a, pd, 2), make(a, p48, 4), make(a, pold, 4)};
+    for (int i = 0; i < 3; i++)
+        assert_non_null(inst[i]);
+    exact_count c = {0, 0};
+    decide_along_play(a, cbt_seed(97), 6, 3, inst, 3, check_exact, &c);
+    print_message("exact defaults: %d searched decisions, the same as at 48 / 48; %d differ at 8 / 4\n", c.searched,
+                  c.differ);
+    assert_true(c.searched >= 20);
+    assert_true(c.differ > 0);
+    for (int i = 0; i < 3; i++)
+        a->bot->destroy(inst[i]);
 }
 
 /* ---- bidding ---- */

@@ -13,7 +13,9 @@
  *  - a pool: every world consistent with the record, weights eps^(mismatches - best), the
  *    cumulative weights increasing, draws in proportion to the weights, the same seed giving the
  *    same pool, eps = 1 giving equal weights without any replay; weighed again with a sharper
- *    eps (cb_belief_weigh), the same worlds with eps2^(mismatches - best).
+ *    eps (cb_belief_weigh), the same worlds with eps2^(mismatches - best);
+ *  - a pool built in pieces on several scratch beliefs, or grown (cb_belief_extend) from a
+ *    smaller one, is the pool built in one go — also when slots of it hold no world.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -43,6 +45,7 @@ typedef struct api {
     __typeof__(cb_belief_fill) *fill;
     __typeof__(cb_belief_finish) *finish;
     __typeof__(cb_belief_weigh) *weigh;
+    __typeof__(cb_belief_extend) *extend;
     cbt_worlds_api worlds; /* plugin/common: the determinization */
     cbt_deal_api common;   /* plugin/common: the deal helper and the shared heuristic */
 } api;
@@ -59,6 +62,7 @@ static int setup(void **state)
         {"cb_belief_fill", offsetof(api, fill)},
         {"cb_belief_finish", offsetof(api, finish)},
         {"cb_belief_weigh", offsetof(api, weigh)},
+        {"cb_belief_extend", offsetof(api, extend)},
         CBT_WORLDS_API_SYMS(api, worlds),
         CBT_DEAL_API_SYMS(api, common),
     };
@@ -480,6 +484,79 @@ static void test_split(void **state)
     poolfix_close(&f);
 }
 
+/* Slots that hold no world (the sampler found none) in the fixture below: every 7th, from 0. */
+static void blank(cb_belief *B, int from, int n)
+{
+    for (int i = from; i < n; i++)
+        if (i % 7 == 0)
+            B->mismatch[i] = -1;
+}
+
+static void pools_equal(const cb_belief *A, const cb_belief *B)
+{
+    assert_int_equal(A->n, B->n);
+    for (int i = 0; i < A->n; i++) {
+        assert_memory_equal(A->hands[i], B->hands[i], sizeof A->hands[i]);
+        assert_int_equal(A->mismatch[i], B->mismatch[i]);
+        assert_true(fabs(A->cum[i] - B->cum[i]) < 1e-12);
+    }
+    assert_int_equal(A->decisions, B->decisions);
+    assert_int_equal(A->min_mismatch, B->min_mismatch);
+}
+
+/* A pool grown from 53 to 200 slots (the plugin grows its pool 4x when few worlds explain the
+ * record) is the pool of 200 built at once: the first slots' worlds are kept, not sampled
+ * again. Also with empty slots, which finish squeezed out and the growth must put back. */
+static void test_extend(void **state)
+{
+    const api *a = *state;
+    uint64_t seed = cbt_seed(77);
+    poolfix f;
+    poolfix_open(&f, a, seed);
+    cb_belief S;
+    assert_int_equal(a->binit(&S), 0);
+    int views = 0;
+    const int n = 53, n2 = 200;
+    for (int d = 0; d < 8; d++) {
+        cb_view v;
+        if (!poolfix_view(&f, &v))
+            continue;
+        uint64_t sd = seed + (uint64_t)d;
+        /* no empty slot: against cb_belief_build */
+        int whole = a->build(&f.B, &v, &f.W, n2, 0.1, sd);
+        assert_true(whole > 190);
+        assert_int_equal(a->reserve(&f.B2, &v, n), 0);
+        assert_int_equal(a->fill(&f.B2, &S, &v, &f.W, 0, 1, n, 0.1, sd), 0);
+        assert_true(a->finish(&f.B2, n, 0.1) > 0);
+        assert_int_equal(a->extend(&f.B2, &v, n, n2), 0);
+        for (int k = 1; k >= 0; k--) { /* two strides, in reverse, as two threads would */
+            cb_worlds wk = f.W;
+            assert_int_equal(a->fill(&f.B2, &S, &v, &wk, n + k, 2, n2, 0.1, sd), 0);
+        }
+        assert_int_equal(a->finish(&f.B2, n2, 0.1), whole);
+        pools_equal(&f.B, &f.B2);
+        /* empty slots on both sides of n: against a pool of n2 with the same empty slots */
+        assert_int_equal(a->reserve(&f.B, &v, n2), 0);
+        assert_int_equal(a->fill(&f.B, &S, &v, &f.W, 0, 1, n2, 0.1, sd), 0);
+        blank(&f.B, 0, n2);
+        int holes = a->finish(&f.B, n2, 0.1);
+        assert_true(holes < whole - 25);
+        assert_int_equal(a->reserve(&f.B2, &v, n), 0);
+        assert_int_equal(a->fill(&f.B2, &S, &v, &f.W, 0, 1, n, 0.1, sd), 0);
+        blank(&f.B2, 0, n);
+        assert_true(a->finish(&f.B2, n, 0.1) < n);
+        assert_int_equal(a->extend(&f.B2, &v, n, n2), 0);
+        assert_int_equal(a->fill(&f.B2, &S, &v, &f.W, n, 1, n2, 0.1, sd), 0);
+        blank(&f.B2, n, n2);
+        assert_int_equal(a->finish(&f.B2, n2, 0.1), holes);
+        pools_equal(&f.B, &f.B2);
+        views++;
+    }
+    assert_true(views >= 4);
+    a->bfree(&S);
+    poolfix_close(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -489,6 +566,7 @@ int main(void)
         cmocka_unit_test(test_walk),
         cmocka_unit_test(test_deadline),
         cmocka_unit_test(test_split),
+        cmocka_unit_test(test_extend),
     };
     return cmocka_run_group_tests_name("belief", tests, setup, cbt_plugin_teardown);
 }

@@ -24,6 +24,7 @@ void cb_belief_free(cb_belief *b)
     free(b->hands);
     free(b->mismatch);
     free(b->dec);
+    free(b->slot);
     free(b->cum);
     free(b->hist);
     cb_hws_free(&b->ws);
@@ -45,6 +46,10 @@ static int grow(cb_belief *b, int n, int nhist)
         if (!dd)
             return -1;
         b->dec = dd;
+        int *sl = realloc(b->slot, (size_t)n * sizeof *sl);
+        if (!sl)
+            return -1;
+        b->slot = sl;
         double *c = realloc(b->cum, (size_t)n * sizeof *c);
         if (!c)
             return -1;
@@ -262,6 +267,7 @@ int cb_belief_finish(cb_belief *b, int n, double eps)
             memcpy(b->hands[b->n], b->hands[i], sizeof b->hands[i]);
             b->mismatch[b->n] = b->mismatch[i];
         }
+        b->slot[b->n] = i;
         if (b->dec[i] > b->decisions)
             b->decisions = b->dec[i];
         if (b->min_mismatch < 0 || b->mismatch[i] < b->min_mismatch)
@@ -272,6 +278,32 @@ int cb_belief_finish(cb_belief *b, int n, double eps)
         return 0;
     cb_belief_weigh(b, eps);
     return b->n;
+}
+
+int cb_belief_extend(cb_belief *b, const cb_view *v, int slots, int n2)
+{
+    if (slots < 1 || n2 <= slots || b->n > slots || grow(b, n2, v->nhistory > 0 ? v->nhistory : 1) != 0)
+        return -1;
+    /* back to the slots, from the last world: world j goes to slot[j] >= j, so no world is
+     * overwritten before it moves; the slots between hold no world */
+    int next = slots;
+    for (int j = b->n - 1; j >= 0; j--) {
+        int s = b->slot[j];
+        for (int k = s + 1; k < next; k++)
+            b->mismatch[k] = -1;
+        if (s != j) {
+            memcpy(b->hands[s], b->hands[j], sizeof b->hands[j]);
+            b->mismatch[s] = b->mismatch[j];
+        }
+        next = s;
+    }
+    for (int k = 0; k < next; k++)
+        b->mismatch[k] = -1;
+    /* finish takes these again over all the slots */
+    b->n = 0;
+    b->decisions = 0;
+    b->min_mismatch = -1;
+    return 0;
 }
 
 void cb_belief_weigh(cb_belief *b, double eps)

@@ -34,6 +34,7 @@ typedef struct cb_belief {
     cb_cards (*hands)[3];      /* the pool's worlds */
     int *mismatch;             /* per world: past choices the model would have made otherwise */
     int *dec;                  /* per slot while filling: decisions compared */
+    int *slot;                 /* per world after finish: the slot it was filled in */
     double *cum;               /* cumulative weights (cum[n-1] = total) */
     int decisions;             /* other seats' past decisions with a choice (per world) */
     int min_mismatch;          /* the best explained world's count */
@@ -79,6 +80,13 @@ int cb_belief_reserve(cb_belief *pool, const cb_view *v, int n);
 int cb_belief_fill(cb_belief *pool, cb_belief *s, const cb_view *v, cb_worlds *w, int first, int stride, int n,
                    double eps, uint64_t seed);
 int cb_belief_finish(cb_belief *pool, int n, double eps);
+
+/* Grow a finished pool of `slots` slots (no walk) to n2 > slots slots, keeping what was filled:
+ * finish moved the worlds together, this moves them back to their slots. Filling slots
+ * slots..n2-1 (cb_belief_fill with first >= slots) and finishing n2 then give the pool a fresh
+ * build of n2 would — same worlds, order and weights — at the cost of the new slots only
+ * (unless a deadline cut either pool). Returns 0 or -1 (out of memory). */
+int cb_belief_extend(cb_belief *pool, const cb_view *v, int slots, int n2);
 
 /* Weigh the pool's worlds again with eps (same worlds, same order; not for a walk's pool,
  * whose worlds are already distributed by the weights). The searcher uses it to trust the

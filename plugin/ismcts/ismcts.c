@@ -477,19 +477,21 @@ static void *fill_main(void *arg)
     return NULL;
 }
 
-/* Build m->belief: world i of the pool on thread i mod n (the pool does not depend on n, see
- * belief.h), or on one thread for walks. Returns the pool's size, 0 or -1 when none. */
-static int ism_belief(ism *m, const cb_view *v, int n, uint64_t seed, int worlds)
+/* Build m->belief's slots from..worlds-1: world i of the pool on thread i mod n (the pool does
+ * not depend on n, see belief.h), or on one thread for walks. from = 0 builds a new pool; from
+ * > 0 grows the finished pool of `from` slots (cb_belief_extend). Returns the pool's size, 0
+ * or -1 when none. */
+static int ism_belief(ism *m, const cb_view *v, int n, uint64_t seed, int from, int worlds)
 {
-    if (n <= 1 || m->belief.chains > 0)
+    if (from == 0 && m->belief.chains > 0)
         return cb_belief_build(&m->belief, v, &m->worlds, worlds, m->p.belief, seed);
-    if (cb_belief_reserve(&m->belief, v, worlds) != 0)
+    if (from > 0 ? cb_belief_extend(&m->belief, v, from, worlds) != 0 : cb_belief_reserve(&m->belief, v, worlds) != 0)
         return -1;
     fill_job jobs[IS_MAX_THREADS];
     pthread_t tid[IS_MAX_THREADS];
     bool started[IS_MAX_THREADS];
     for (int i = 0; i < n; i++) {
-        jobs[i] = (fill_job){.m = m, .t = m->th[i], .v = v, .first = i, .stride = n, .n = worlds, .seed = seed, .rc = -1};
+        jobs[i] = (fill_job){.m = m, .t = m->th[i], .v = v, .first = from + i, .stride = n, .n = worlds, .seed = seed, .rc = -1};
         started[i] = i > 0 && pthread_create(&tid[i], NULL, fill_main, &jobs[i]) == 0;
     }
     fill_main(&jobs[0]);
@@ -654,12 +656,13 @@ static int ism_play(void *inst, const cb_view *v, cb_decision *out)
     m->belief.deadline_ns = v->budget_ms > 0 ? t0 + (uint64_t)v->budget_ms * 250000ull : 0;
     int worlds = m->p.belief_worlds > 0 ? m->p.belief_worlds : ddz ? DEFAULT_BELIEF_WORLDS_DDZ : DEFAULT_BELIEF_WORLDS_PDK;
     int explained_min = m->p.belief_explained >= 0 ? m->p.belief_explained : ddz ? 0 : DEFAULT_BELIEF_EXPLAINED_PDK;
-    int pooled = m->p.belief < 1 ? ism_belief(m, v, threads, S.seed, worlds) : 0;
+    int pooled = m->p.belief < 1 ? ism_belief(m, v, threads, S.seed, 0, worlds) : 0;
     int explained = best_explained(&m->belief, pooled);
     if (pooled > 0 && m->belief.chains == 0 && m->belief.decisions > 0 && !m->belief.cut && explained < explained_min) {
         /* few worlds explain the record as well as the best: a pool four times as large (its
-         * first worlds are the same ones) holds about four times as many */
-        pooled = ism_belief(m, v, threads, S.seed, 4 * worlds);
+         * first worlds are the same ones, kept: only the new slots are filled) holds about
+         * four times as many */
+        pooled = ism_belief(m, v, threads, S.seed, worlds, 4 * worlds);
         explained = best_explained(&m->belief, pooled);
     }
     if (pooled > 0) {

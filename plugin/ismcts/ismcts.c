@@ -54,10 +54,10 @@
  *                      8). The pool stops at 25% of the host's budget. DDZ keeps
  *                      300: its target is met, larger pools there are not measured.
  *   belief_explained = N  when fewer than N worlds of the pool explain the record as well as
- *                      its best world, the pool is built again four times as large (its first
- *                      worlds are the same), once (default: PDK 100, DDZ 0 = never). Late in
- *                      a PDK deal few uniform worlds explain a long record; this gives the
- *                      search more of them where it matters at 4x the pool's cost there
+ *                      its best world, the pool grows to four times its size (its worlds are
+ *                      kept: cb_belief_extend), once (default: PDK 100, DDZ 0 = never). Late
+ *                      in a PDK deal few uniform worlds explain a long record; this gives the
+ *                      search more of them where it matters, at 3x the pool's cost there
  *                      (seed 9, 3000 paired games: +0.47 +- 0.47 at 1000 iterations, +0.27
  *                      +- 0.47 at 3000). The explanation's "best=K" counts those worlds.
  *   belief_chains = N  0 (default): the pool is belief_worlds uniform worlds weighted as above;

@@ -94,6 +94,7 @@ static void test_params(void **state)
         {"bid2", "0.5"},       {"bid3", "0.6"},    {"exploration", "1"}, {"rollout", "random"},
         {"seed", "99"},        {"bid_samples", "50"}, {"width", "8"},    {"tree_width", "4"},
         {"partner_width", "2"}, {"opponent_width", "3"}, {"endgame", "0"}, {"opponents", "maxn"},
+        {"root", "ucb"},
     };
     inst = make(a, good, (int)(sizeof good / sizeof good[0]));
     assert_non_null(inst);
@@ -129,6 +130,7 @@ static void test_params(void **state)
     reject1(a, "opponent_width", "0");
     reject1(a, "endgame", "x");
     reject1(a, "opponents", "friendly");
+    reject1(a, "root", "minimax");
     reject1(a, "depth", "3");
     /* both budgets; thresholds out of order */
     const cb_param both[] = {{"iterations", "100"}, {"time_ms", "10"}};
@@ -882,6 +884,74 @@ static void test_exact_default(void **state)
         a->bot->destroy(inst[i]);
 }
 
+/* ---- the root: sequential halving by default ---- */
+
+/* The visits sequential halving gives the play it keeps (search.c): ceil(log2 k) rounds, each
+ * giving every survivor an equal share (at least one) of what is left for the rounds to come,
+ * the better half (rounded up) kept; the last survivor takes what remains. Written here from
+ * that description, apart from the plugin's code. */
+static uint64_t halving_visits(int k, uint64_t budget)
+{
+    int rounds = 0;
+    while ((1 << rounds) < k)
+        rounds++;
+    uint64_t used = 0, mine = 0;
+    for (int r = 0; r < rounds && k > 1; r++, k = (k + 1) / 2) {
+        uint64_t per = (budget > used ? budget - used : 0) / (uint64_t)(rounds - r) / (uint64_t)k;
+        per = per ? per : 1;
+        used += per * (uint64_t)k;
+        mine += per;
+    }
+    return mine + (budget > used ? budget - used : 0);
+}
+
+typedef struct root_count {
+    int searched, differ;
+} root_count;
+
+/* d[0]: the default, d[1]: root = halving given, d[2]: root = ucb. The searched decisions:
+ * the default is halving's; the kept play has halving's visits ("n=", for "cand=k" root
+ * plays and the instance's 700 iterations), which UCB's does not always have. */
+static void check_root(const cb_decision *d, void *ctx)
+{
+    root_count *c = ctx;
+    if (strncmp(d[0].explain, "ismcts v=", 9) != 0)
+        return;
+    c->searched++;
+    assert_true(d[0].cards == d[1].cards);
+    assert_true(memcmp(&d[0].value, &d[1].value, sizeof d[0].value) == 0);
+    unsigned long long n = 0, nu = 0;
+    int k = 0;
+    const char *cand = strstr(d[0].explain, " cand=");
+    assert_non_null(cand);
+    assert_int_equal(sscanf(d[0].explain, "ismcts v=%*f n=%llu", &n), 1);
+    assert_int_equal(sscanf(cand, " cand=%d", &k), 1);
+    assert_true(k >= 2);
+    if (n != halving_visits(k, 700))
+        fail_msg("halving kept a play with %llu visits, not %llu (%d root plays): %s", n,
+                 (unsigned long long)halving_visits(k, 700), k, d[0].explain);
+    if (strncmp(d[2].explain, "ismcts v=", 9) == 0 && sscanf(d[2].explain, "ismcts v=%*f n=%llu", &nu) == 1 && nu != n)
+        c->differ++;
+}
+
+static void test_root_halving(void **state)
+{
+    api *a = *state;
+    cb_param pd[2] = {{"iterations", "700"}, {"belief_worlds", "100"}};
+    cb_param ph[3] = {{"iterations", "700"}, {"belief_worlds", "100"}, {"root", "halving"}};
+    cb_param pu[3] = {{"iterations", "700"}, {"belief_worlds", "100"}, {"root", "ucb"}};
+    void *inst[3] = {make(a, pd, 2), make(a, ph, 3), make(a, pu, 3)};
+    for (int i = 0; i < 3; i++)
+        assert_non_null(inst[i]);
+    root_count c = {0, 0};
+    decide_along_play(a, cbt_seed(107), 4, 2, inst, 3, check_root, &c);
+    print_message("root: %d searched decisions kept halving's visits; ucb's differ in %d\n", c.searched, c.differ);
+    assert_true(c.searched >= 20);
+    assert_true(c.differ > c.searched / 2);
+    for (int i = 0; i < 3; i++)
+        a->bot->destroy(inst[i]);
+}
+
 /* ---- bidding ---- */
 
 static int bid(const api *a, void *inst, const cb_rules *r, int seat, int first, const char *hand, const int bids[3],
@@ -1031,6 +1101,7 @@ int main(void)
         cmocka_unit_test(test_belief_fit),
         cmocka_unit_test(test_belief_explained),
         cmocka_unit_test(test_exact_default),
+        cmocka_unit_test(test_root_halving),
         cmocka_unit_test(test_bidding),
         cmocka_unit_test(test_bid_stateless),
         cmocka_unit_test(test_fallback),

@@ -32,6 +32,7 @@ typedef struct is_params {
     int belief_chains;     /* 0: importance-weighted uniform worlds; else Metropolis walks */
     int tree_exact;        /* in-tree candidates: plays scored with an exact min-hands */
     int rollout_exact;     /* heuristic play-outs: the same (0: the rollout policy's own) */
+    int root;              /* IS_ROOT_*: how the root's children share the iterations */
 } is_params;
 
 typedef struct ism {

@@ -221,9 +221,10 @@ static int evaluate(is_thread *t, cb_deal *g)
     return w >= 0 ? w : -1;
 }
 
-/* One iteration in the world `hands`. Returns 0, or -1 on failure (out of memory, a policy
+/* One iteration in the world `hands`, through root child `first` (an index into S->moves), or
+ * the root's UCB choice when first < 0. Returns 0, or -1 on failure (out of memory, a policy
  * that failed). */
-static int iterate(is_thread *t, const cb_cards hands[3])
+static int iterate(is_thread *t, const cb_cards hands[3], int first)
 {
     const is_setup *S = t->S;
     cb_deal g = S->root;
@@ -272,7 +273,11 @@ static int iterate(is_thread *t, const cb_cards hands[3])
         if (nc > 64)
             nc = 64;
         int next;
-        if (untried >= 0) {
+        if (node == 0 && first >= 0) {
+            /* the root's children are nodes 1..nmoves, in the order of S->moves */
+            next = 1 + first;
+            t->nodes[next].avail++;
+        } else if (untried >= 0) {
             next = match[untried];
             if (next < 0) {
                 next = new_node(t, node, &cand[untried], seat);
@@ -317,12 +322,123 @@ static int iterate(is_thread *t, const cb_cards hands[3])
     return 0;
 }
 
+/* Worlds: from the belief pool when there is one; else a fresh one per iteration while the
+ * sampler finds them easily. A record tight enough to make it fail is expensive to sample
+ * (each failure runs every bounded restart and swap), so after the first failure the
+ * iterations reuse the worlds found so far, and new ones are sought only until POOL of them
+ * are kept or FAIL_LIMIT failures: the cost of a decision stays bounded. Returns 0 (hands
+ * filled), 1 (none this time) or -1 (no world found at all: give up; the caller falls back).
+ * `it` is the iteration's number. */
+enum { POOL = 32, FAIL_LIMIT = 4 };
+static int next_world(is_thread *t, uint64_t it, cb_cards hands[3])
+{
+    const is_setup *S = t->S;
+    if (S->belief && S->belief->n > 0) {
+        cb_belief_draw(S->belief, &t->rng, hands);
+        return 0;
+    }
+    bool fresh = t->fails == 0 || (t->npool < POOL && t->fails < FAIL_LIMIT);
+    if (fresh && cb_worlds_sample(&t->worlds, &t->rng, hands, NULL) == 0) {
+        if (t->npool < POOL) {
+            memcpy(t->pool[t->npool], hands, sizeof t->pool[0]);
+            t->npool++;
+        } else {
+            memcpy(t->pool[it % POOL], hands, sizeof t->pool[0]);
+        }
+        return 0;
+    }
+    if (fresh) {
+        t->world_fail++;
+        t->fails++;
+    }
+    if (t->npool == 0)
+        return t->fails >= FAIL_LIMIT ? -1 : 1;
+    memcpy(hands, t->pool[cb_rng_below(&t->rng, (uint32_t)t->npool)], sizeof t->pool[0]);
+    return 0;
+}
+
+/* Sequential halving at the root (Karnin, Koren & Somekh 2013; applied to MCTS roots by
+ * Pepels, Cazenave, Winands & Lanctot 2014): the budget is split into ceil(log2 n) rounds; in
+ * each, every surviving root child gets the same number of iterations and the worse half (by
+ * mean reward so far) is dropped. Below the root the tree is the usual UCB tree. The children
+ * of a round share their worlds — each world drawn is played through every survivor — so
+ * their difference is measured on the same deals: how strong the sampled opponents' hands are
+ * moves every child's reward alike and cancels out of the comparison (common random numbers).
+ * The statistics end in the root's children as with UCB; the survivor has the most visits. */
+static void halving(is_thread *t, uint64_t quota, uint64_t deadline)
+{
+    const is_setup *S = t->S;
+    int alive[IS_ROOT_MAX];
+    int n = S->nmoves < IS_ROOT_MAX ? S->nmoves : IS_ROOT_MAX;
+    for (int i = 0; i < n; i++)
+        alive[i] = i;
+    int rounds = 0;
+    for (int k = 1; k < n; k *= 2)
+        rounds++;
+    uint64_t it = 0;
+    for (int r = 0; r < rounds && n > 1; r++) {
+        /* this round's share of what is left, split over the survivors (at least one world) */
+        uint64_t left = quota > it ? quota - it : 0;
+        uint64_t per = left / (uint64_t)(rounds - r) / (uint64_t)n;
+        if (per == 0)
+            per = 1;
+        for (uint64_t w = 0; w < per; w++) {
+            if (deadline && is_now_ns() >= deadline)
+                return;
+            cb_cards hands[3];
+            int got = next_world(t, it, hands);
+            if (got < 0)
+                return;
+            if (got > 0)
+                continue;
+            for (int i = 0; i < n; i++) {
+                if (iterate(t, hands, alive[i]) != 0)
+                    return;
+                t->iters++;
+                it++;
+            }
+        }
+        /* keep the better half by mean reward; ties to the heuristic's order (lower index) */
+        for (int i = 1; i < n; i++) {
+            int a = alive[i], j = i;
+            const is_node *x = &t->nodes[1 + a];
+            double va = x->visits ? x->wins / x->visits : 0;
+            while (j > 0) {
+                const is_node *y = &t->nodes[1 + alive[j - 1]];
+                double vb = y->visits ? y->wins / y->visits : 0;
+                if (vb > va || (vb == va && alive[j - 1] < a))
+                    break;
+                alive[j] = alive[j - 1];
+                j--;
+            }
+            alive[j] = a;
+        }
+        n = (n + 1) / 2;
+    }
+    /* the last survivor takes what is left of the budget, so it has the most visits */
+    while (it < quota) {
+        if (deadline && (it & 7) == 0 && is_now_ns() >= deadline)
+            return;
+        cb_cards hands[3];
+        int got = next_world(t, it, hands);
+        if (got < 0)
+            return;
+        it++;
+        if (got > 0)
+            continue;
+        if (iterate(t, hands, alive[0]) != 0)
+            return;
+        t->iters++;
+    }
+}
+
 static void *thread_main(void *arg)
 {
     is_thread *t = arg;
     const is_setup *S = t->S;
     t->start_ns = is_now_ns();
     t->iters = t->playouts = t->solved = t->world_fail = t->leaf_nodes = 0;
+    t->fails = t->npool = 0;
     t->nnodes = 0;
     t->ncm = 0;
     t->worlds = *S->worlds;
@@ -349,48 +465,22 @@ static void *thread_main(void *arg)
         quota = per + ((uint64_t)t->index < rem ? 1 : 0);
     }
     uint64_t deadline = S->time_ns ? t->start_ns + S->time_ns : 0;
-    /* Worlds: a fresh one per iteration while the sampler finds them easily. A record tight
-     * enough to make it fail is expensive to sample (each failure runs every bounded restart
-     * and swap), so after the first failure the iterations reuse the worlds found so far, and
-     * new ones are sought only until POOL of them are kept or FAIL_LIMIT failures: the cost of
-     * a decision stays bounded. No world found at all: give up (the caller falls back). */
-    enum { POOL = 32, FAIL_LIMIT = 4 };
-    int fails = 0, npool = 0;
-    for (uint64_t it = 0; !quota || it < quota; it++) {
-        if (deadline && (it & 7) == 0 && is_now_ns() >= deadline)
-            break;
-        cb_cards hands[3];
-        if (S->belief && S->belief->n > 0) {
-            cb_belief_draw(S->belief, &t->rng, hands);
-            if (iterate(t, hands) != 0)
+    if (S->root_policy == IS_ROOT_HALVING && S->nmoves > 1)
+        halving(t, quota, deadline);
+    else
+        for (uint64_t it = 0; !quota || it < quota; it++) {
+            if (deadline && (it & 7) == 0 && is_now_ns() >= deadline)
+                break;
+            cb_cards hands[3];
+            int got = next_world(t, it, hands);
+            if (got < 0)
+                break;
+            if (got > 0)
+                continue;
+            if (iterate(t, hands, -1) != 0)
                 break;
             t->iters++;
-            continue;
         }
-        bool fresh = fails == 0 || (npool < POOL && fails < FAIL_LIMIT);
-        if (fresh && cb_worlds_sample(&t->worlds, &t->rng, hands, NULL) == 0) {
-            if (npool < POOL) {
-                memcpy(t->pool[npool], hands, sizeof t->pool[0]);
-                npool++;
-            } else {
-                memcpy(t->pool[it % POOL], hands, sizeof t->pool[0]);
-            }
-        } else {
-            if (fresh) {
-                t->world_fail++;
-                fails++;
-            }
-            if (npool == 0) {
-                if (fails >= FAIL_LIMIT)
-                    break;
-                continue;
-            }
-            memcpy(hands, t->pool[cb_rng_below(&t->rng, (uint32_t)npool)], sizeof t->pool[0]);
-        }
-        if (iterate(t, hands) != 0)
-            break;
-        t->iters++;
-    }
     t->tree_nodes = (uint64_t)t->nnodes;
     t->end_ns = is_now_ns();
     return NULL;

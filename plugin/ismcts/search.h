@@ -22,6 +22,11 @@
  *    plugin/common/rollout.h, which plays as the shared heuristic's fast configuration
  *    cb_hcfg_rollout does at about half its cost; or that configuration itself, or uniform
  *    random plays); with few cards left, the exact solver (solve.h) instead.
+ *  - The root: sequential halving (by default; key `root`): the budget goes in rounds to the
+ *    root's plays, the worse half dropped after each, every world of a round played through
+ *    every surviving play — the plays are compared on the same deals, so the luck of the deal
+ *    cancels out of their difference (common random numbers), which UCB's one play per world
+ *    leaves in. Below the root every node is UCB's.
  *  - Root parallelism: each thread grows its own tree from its own seed (derived from the
  *    view's seed and the thread index) and worlds; the root children's statistics are summed.
  *    With a budget in iterations the result depends only on the seed and the thread count.
@@ -42,10 +47,14 @@
 /* play-out policies: the shared heuristic (cb_hcfg_rollout), uniform random legal plays, the
  * lean policy of plugin/common/rollout.h (the heuristic's judgement at a fraction of its cost) */
 enum { IS_ROLLOUT_HEURISTIC = 0, IS_ROLLOUT_RANDOM = 1, IS_ROLLOUT_FAST = 2 };
+/* the root's policy: UCB like every node, or sequential halving over shared worlds */
+enum { IS_ROOT_UCB = 0, IS_ROOT_HALVING = 1 };
 
 /* Plays scored with an exact min-hands, in the tree and in the play-outs, by default: level 6's
  * own count (policy.c), so that the opponent model plays as level 6 itself. */
 #define IS_EXACT_DEFAULT 48
+/* root children at most (the plugin's width is at most 48, plus the pass) */
+#define IS_ROOT_MAX 64
 
 typedef struct is_node {
     cb_move move;         /* the action into this node */
@@ -84,6 +93,7 @@ typedef struct is_setup {
     uint64_t leaf_limit;      /* node limit of a leaf solve */
     uint64_t leaf_budget;     /* solver nodes per thread and search; past it, play-outs only */
     uint64_t seed;
+    int root_policy;          /* IS_ROOT_* */
 } is_setup;
 
 /* Per-thread state, kept by the plugin instance between decisions. */
@@ -97,6 +107,7 @@ typedef struct is_thread {
     int ncm, cap_cm;
     cb_move cbuf[64];         /* candidates of the current node */
     cb_cards pool[32][3];     /* worlds kept for reuse when the sampler struggles */
+    int npool, fails;         /* ... how many, and the sampler's failures this search */
     cb_rng rng;
     cb_heur_agent agent;      /* rollout policy (and its workspace) */
     cb_rollout roll;          /* ... the lean one (rollout = fast) */

@@ -23,7 +23,7 @@
  *                      halving over worlds shared by the plays, see search.h) or ucb (the
  *                      root is one more UCB node). Halving against ucb, PDK against two
  *                      level-6 seats, seed 9, 2111 paired games: +0.99 +- 0.78 points of win
- *                      share, and 16% less time.
+ *                      share, at the same cost.
  *   rollout = NAME     play-out policy: fast (default: the lean policy of plugin/common/
  *                      rollout.h, the shared heuristic's judgement at about half its cost),
  *                      heuristic (the shared heuristic itself, cb_hcfg_rollout) or random

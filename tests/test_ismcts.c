@@ -7,7 +7,10 @@
  *    every world consistent with the record while the heuristic plays another), including a
  *    DDZ one where the rocket must be kept. The claim is re-checked here with a plain
  *    minimax over every consistent world (this file's own, independent of the plugin's solver);
- *    ismcts must choose a winning play and say ENDGAME;
+ *    ismcts must choose a winning play and say ENDGAME; with the solver off, the search alone
+ *    must find one too;
+ *  - the root: sequential halving by default (its schedule, the budget kept, the play kept
+ *    with one and two threads; UCB with time_ms or root = ucb);
  *  - reproducibility: same view + seed + thread count -> the same decision (1 and 2 threads);
  *  - legality: hundreds of positions of random and heuristic deals (PDK with and without a
  *    包庄 declarer, DDZ landlord and farmers), every answer checked with core's cb_play_legal;
@@ -474,6 +477,22 @@ static void test_endgames(void **state)
             assert_true(d.flags & CB_DEC_ENDGAME);
             a->bot->destroy(inst);
         }
+        /* the search alone (no solver at the root or at the leaves) finds the win as well: the
+         * root's sequential halving keeps the better plays (it would lose here if it kept the
+         * worse half) */
+        cb_param p[2] = {{"endgame", "0"}, {"iterations", "3000"}};
+        void *inst = make(a, p, 2);
+        assert_non_null(inst);
+        cb_decision d;
+        init_dec(&d);
+        assert_int_equal(a->bot->decide_play(inst, &v, &d), 0);
+        char txt[64];
+        cb_cards_format(d.cards, false, txt, sizeof txt);
+        print_message("%-62s -> %-6s %s\n", "  (search only)", d.cards ? txt : "pass", d.explain);
+        if (!in_winners(f, &R->r, d.cards) || !strstr(d.explain, " kept=1/1"))
+            fail_msg("fixture %zu (%s), search only: ismcts played '%s' (%s)", fi, f->note, d.cards ? txt : "pass",
+                     d.explain);
+        a->bot->destroy(inst);
     }
     free(R);
 }
@@ -887,9 +906,9 @@ static void test_exact_default(void **state)
 /* ---- the root: sequential halving by default ---- */
 
 /* The visits sequential halving gives the play it keeps (search.c): ceil(log2 k) rounds, each
- * giving every survivor an equal share (at least one) of what is left for the rounds to come,
- * the better half (rounded up) kept; the last survivor takes what remains. Written here from
- * that description, apart from the plugin's code. */
+ * giving every survivor an equal share of what is left for the rounds to come (no round when
+ * that share is 0), the better half (rounded up) kept; the last survivor takes what remains.
+ * Written here from that description, apart from the plugin's code. */
 static uint64_t halving_visits(int k, uint64_t budget)
 {
     int rounds = 0;
@@ -898,7 +917,8 @@ static uint64_t halving_visits(int k, uint64_t budget)
     uint64_t used = 0, mine = 0;
     for (int r = 0; r < rounds && k > 1; r++, k = (k + 1) / 2) {
         uint64_t per = (budget > used ? budget - used : 0) / (uint64_t)(rounds - r) / (uint64_t)k;
-        per = per ? per : 1;
+        if (per == 0)
+            break;
         used += per * (uint64_t)k;
         mine += per;
     }
@@ -930,8 +950,41 @@ static void check_root(const cb_decision *d, void *ctx)
     if (n != halving_visits(k, 700))
         fail_msg("halving kept a play with %llu visits, not %llu (%d root plays): %s", n,
                  (unsigned long long)halving_visits(k, 700), k, d[0].explain);
+    assert_non_null(strstr(d[0].explain, " kept=1/1 ")); /* one thread: the play it kept */
+    assert_null(strstr(d[2].explain, " kept="));
     if (strncmp(d[2].explain, "ismcts v=", 9) == 0 && sscanf(d[2].explain, "ismcts v=%*f n=%llu", &nu) == 1 && nu != n)
         c->differ++;
+}
+
+/* d[0]: 10 iterations (fewer than the root's plays: no round can give each a world), d[1]:
+ * time_ms (halving needs a budget in iterations: the root is UCB's), d[2]: 2 threads. */
+static void check_root_budgets(const cb_decision *d, void *ctx)
+{
+    root_count *c = ctx;
+    if (strncmp(d[0].explain, "ismcts v=", 9) != 0)
+        return;
+    unsigned long long it = 0;
+    int k = 0, kept = 0, th = 0;
+    const char *itp = strstr(d[0].explain, " it="), *cand = strstr(d[0].explain, " cand=");
+    assert_non_null(itp);
+    assert_non_null(cand);
+    assert_int_equal(sscanf(itp, " it=%llu", &it), 1);
+    assert_int_equal(sscanf(cand, " cand=%d", &k), 1);
+    assert_true(it <= 10); /* never past the budget */
+    if (k > 10) {
+        c->searched++;
+        assert_int_equal(it, 10);
+    }
+    if (strncmp(d[1].explain, "ismcts v=", 9) == 0)
+        assert_null(strstr(d[1].explain, " kept="));
+    if (strncmp(d[2].explain, "ismcts v=", 9) == 0) {
+        const char *kp = strstr(d[2].explain, " kept=");
+        assert_non_null(kp);
+        assert_int_equal(sscanf(kp, " kept=%d/%d", &kept, &th), 2);
+        assert_int_equal(th, 2);
+        assert_true(kept >= 1); /* the answer is a play some thread kept */
+        c->differ += kept == 1;
+    }
 }
 
 static void test_root_halving(void **state)
@@ -950,6 +1003,20 @@ static void test_root_halving(void **state)
     assert_true(c.differ > c.searched / 2);
     for (int i = 0; i < 3; i++)
         a->bot->destroy(inst[i]);
+
+    cb_param p10[1] = {{"iterations", "10"}};
+    cb_param pt[1] = {{"time_ms", "5"}};
+    cb_param p2[3] = {{"iterations", "400"}, {"belief_worlds", "100"}, {"threads", "2"}};
+    void *inst2[3] = {make(a, p10, 1), make(a, pt, 1), make(a, p2, 3)};
+    for (int i = 0; i < 3; i++)
+        assert_non_null(inst2[i]);
+    root_count c2 = {0, 0};
+    decide_along_play(a, cbt_seed(109), 3, 2, inst2, 3, check_root_budgets, &c2);
+    print_message("root: %d decisions with more plays than 10 iterations used exactly 10; 2 threads split %d times\n",
+                  c2.searched, c2.differ);
+    assert_true(c2.searched >= 3);
+    for (int i = 0; i < 3; i++)
+        a->bot->destroy(inst2[i]);
 }
 
 /* ---- bidding ---- */

@@ -282,7 +282,9 @@ int cb_belief_finish(cb_belief *b, int n, double eps)
 
 int cb_belief_extend(cb_belief *b, const cb_view *v, int slots, int n2)
 {
-    if (slots < 1 || n2 <= slots || b->n > slots || grow(b, n2, v->nhistory > 0 ? v->nhistory : 1) != 0)
+    /* a walk's pool has no slots (walk() does not record them) */
+    if (slots < 1 || n2 <= slots || b->n > slots || b->chains > 0 || (b->n > 0 && b->slot[b->n - 1] >= slots) ||
+        grow(b, n2, v->nhistory > 0 ? v->nhistory : 1) != 0)
         return -1;
     /* back to the slots, from the last world: world j goes to slot[j] >= j, so no world is
      * overwritten before it moves; the slots between hold no world */

@@ -23,7 +23,9 @@
  *                      halving over worlds shared by the plays, see search.h) or ucb (the
  *                      root is one more UCB node). Halving against ucb, PDK against two
  *                      level-6 seats, seed 9, 2111 paired games: +0.99 +- 0.78 points of win
- *                      share, at the same cost.
+ *                      share, at the same cost. Halving plans its rounds from the budget:
+ *                      with time_ms the root is UCB's whatever this says, and a budget too
+ *                      small to give every root play one world skips the rounds left.
  *   rollout = NAME     play-out policy: fast (default: the lean policy of plugin/common/
  *                      rollout.h, the shared heuristic's judgement at about half its cost),
  *                      heuristic (the shared heuristic itself, cb_hcfg_rollout) or random
@@ -86,7 +88,9 @@
  * reproducibility holds as long as neither cap is reached.
  *
  * Explanations: "v" is the estimated win rate of the chosen play for my side, "n" its visits,
- * then iterations, worlds sampled, milliseconds and the root candidates. ENDGAME: the exact
+ * then iterations, worlds sampled, milliseconds and the root candidates; "kept=k/T": k of the
+ * T threads' sequential halving kept the chosen play (the answer is the play most threads
+ * kept, then the most visited; absent with the UCB root). ENDGAME: the exact
  * solver decided (wins in w of W sampled worlds); " BOMB" ends the text of a bomb or the rocket
  * (the decision's flags say the same, plus COUNTED). When no world consistent with the record can
  * be found, the answer is the heuristic's (level 6) and the explanation says so; forced plays and
@@ -225,7 +229,7 @@ static int parse_params(const cb_param *params, int nparams, is_params *p, char 
             p->exploration = f;
         } else if (strcmp(k, "root") == 0) {
             if (strcmp(v, "ucb") == 0)
-                p->root = IS_ROOT_HALVING;
+                p->root = IS_ROOT_UCB;
             else if (strcmp(v, "halving") == 0)
                 p->root = IS_ROOT_HALVING;
             else {
@@ -742,7 +746,7 @@ static int ism_play(void *inst, const cb_view *v, cb_decision *out)
     }
 
     if (!chosen) {
-        if (is_search(&S, m->th, threads, m->visits, m->wins) != 0) {
+        if (is_search(&S, m->th, threads, m->visits, m->wins, m->kept) != 0) {
             uint64_t tried = 0, failed = 0;
             for (int i = 0; i < threads; i++) {
                 tried += m->th[i]->worlds.proposals;
@@ -752,12 +756,20 @@ static int ism_play(void *inst, const cb_view *v, cb_decision *out)
                      (unsigned long long)failed);
             return answer_heuristic(m, v, &ch, err, out);
         }
-        int best = 0;
+        /* the play most threads' halving kept, then the most visited, then the best mean (one
+         * thread: the play its halving kept; the UCB root: the most visited) */
+        int best = 0, votes = 0;
+        for (int j = 0; j < nroot; j++)
+            votes += m->kept[j];
         for (int j = 1; j < nroot; j++) {
-            if (m->visits[j] > m->visits[best] ||
-                (m->visits[j] == m->visits[best] && m->visits[j] > 0 &&
-                 m->wins[j] / (double)m->visits[j] > m->wins[best] / (double)m->visits[best]))
+            if (m->kept[j] != m->kept[best]) {
+                if (m->kept[j] > m->kept[best])
+                    best = j;
+            } else if (m->visits[j] > m->visits[best] ||
+                       (m->visits[j] == m->visits[best] && m->visits[j] > 0 &&
+                        m->wins[j] / (double)m->visits[j] > m->wins[best] / (double)m->visits[best])) {
                 best = j;
+            }
         }
         chosen = &m->moves[best];
         value = m->visits[best] ? m->wins[best] / (double)m->visits[best] : NAN;
@@ -777,6 +789,9 @@ static int ism_play(void *inst, const cb_view *v, cb_decision *out)
                            (unsigned long long)worlds, (unsigned long long)solved, (double)(is_now_ns() - t0) / 1e6,
                            nroot, ch.nmoves);
         /* inference: the pool's effective size and the best world's unexplained choices */
+        /* sequential halving: how many of the threads kept the chosen play */
+        if (votes > 0 && len > 0 && (size_t)len < sizeof d.explain)
+            len += snprintf(d.explain + len, sizeof d.explain - (size_t)len, " kept=%d/%d", m->kept[best], threads);
         if (S.belief && len > 0 && (size_t)len < sizeof d.explain)
             snprintf(d.explain + len, sizeof d.explain - (size_t)len, " ess=%.0f miss=%d/%d best=%d%s", S.belief->ess,
                      S.belief->min_mismatch, S.belief->decisions, explained, S.belief->cut ? " cut" : "");

@@ -46,6 +46,7 @@ typedef struct ism {
     cb_move moves[IS_MAX_WIDTH + 2];
     uint64_t visits[IS_MAX_WIDTH + 2];
     double wins[IS_MAX_WIDTH + 2];
+    int kept[IS_MAX_WIDTH + 2]; /* threads whose halving kept the play */
 } ism;
 
 /* Threads 0..n-1 ready (allocated on first use). Returns 0 or -1. */

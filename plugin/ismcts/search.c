@@ -364,7 +364,8 @@ static int next_world(is_thread *t, uint64_t it, cb_cards hands[3])
  * of a round share their worlds — each world drawn is played through every survivor — so
  * their difference is measured on the same deals: how strong the sampled opponents' hands are
  * moves every child's reward alike and cancels out of the comparison (common random numbers).
- * The statistics end in the root's children as with UCB; the survivor has the most visits. */
+ * The statistics end in the root's children as with UCB; t->kept is the survivor (each thread
+ * halves on its own share: is_search counts the threads that kept each play). */
 static void halving(is_thread *t, uint64_t quota, uint64_t deadline)
 {
     const is_setup *S = t->S;
@@ -375,25 +376,26 @@ static void halving(is_thread *t, uint64_t quota, uint64_t deadline)
     int rounds = 0;
     for (int k = 1; k < n; k *= 2)
         rounds++;
-    uint64_t it = 0;
+    uint64_t it = 0, drawn = 0; /* iterations spent, worlds drawn */
     for (int r = 0; r < rounds && n > 1; r++) {
-        /* this round's share of what is left, split over the survivors (at least one world) */
+        /* this round's share of what is left, split over the survivors; a budget too small to
+         * give each survivor a world ends the rounds (the best so far takes the rest) */
         uint64_t left = quota > it ? quota - it : 0;
         uint64_t per = left / (uint64_t)(rounds - r) / (uint64_t)n;
         if (per == 0)
-            per = 1;
+            break;
         for (uint64_t w = 0; w < per; w++) {
             if (deadline && is_now_ns() >= deadline)
-                return;
+                goto out;
             cb_cards hands[3];
-            int got = next_world(t, it, hands);
+            int got = next_world(t, drawn++, hands);
             if (got < 0)
-                return;
+                goto out;
             if (got > 0)
                 continue;
             for (int i = 0; i < n; i++) {
                 if (iterate(t, hands, alive[i]) != 0)
-                    return;
+                    goto out;
                 t->iters++;
                 it++;
             }
@@ -415,12 +417,13 @@ static void halving(is_thread *t, uint64_t quota, uint64_t deadline)
         }
         n = (n + 1) / 2;
     }
-    /* the last survivor takes what is left of the budget, so it has the most visits */
+    /* the last survivor takes what is left of the budget */
+    t->kept = alive[0];
     while (it < quota) {
         if (deadline && (it & 7) == 0 && is_now_ns() >= deadline)
             return;
         cb_cards hands[3];
-        int got = next_world(t, it, hands);
+        int got = next_world(t, drawn++, hands);
         if (got < 0)
             return;
         it++;
@@ -430,6 +433,9 @@ static void halving(is_thread *t, uint64_t quota, uint64_t deadline)
             return;
         t->iters++;
     }
+    return;
+out: /* cut short (deadline, no world, a failed iteration): no play was kept */
+    t->kept = -1;
 }
 
 static void *thread_main(void *arg)
@@ -465,7 +471,10 @@ static void *thread_main(void *arg)
         quota = per + ((uint64_t)t->index < rem ? 1 : 0);
     }
     uint64_t deadline = S->time_ns ? t->start_ns + S->time_ns : 0;
-    if (S->root_policy == IS_ROOT_HALVING && S->nmoves > 1)
+    /* halving plans its rounds from the budget, so it needs one in iterations: with time_ms
+     * (quota 0) the root is UCB's */
+    t->kept = -1;
+    if (S->root_policy == IS_ROOT_HALVING && S->nmoves > 1 && quota > 0)
         halving(t, quota, deadline);
     else
         for (uint64_t it = 0; !quota || it < quota; it++) {
@@ -486,7 +495,7 @@ static void *thread_main(void *arg)
     return NULL;
 }
 
-int is_search(const is_setup *S, is_thread **ths, int n, uint64_t *visits, double *wins)
+int is_search(const is_setup *S, is_thread **ths, int n, uint64_t *visits, double *wins, int *kept)
 {
     pthread_t tid[64];
     bool started[64];
@@ -514,6 +523,7 @@ int is_search(const is_setup *S, is_thread **ths, int n, uint64_t *visits, doubl
     for (int j = 0; j < S->nmoves; j++) {
         visits[j] = 0;
         wins[j] = 0;
+        kept[j] = 0;
     }
     uint64_t iters = 0;
     for (int i = 0; i < n; i++) {
@@ -524,6 +534,8 @@ int is_search(const is_setup *S, is_thread **ths, int n, uint64_t *visits, doubl
             visits[j] += t->nodes[1 + j].visits;
             wins[j] += t->nodes[1 + j].wins;
         }
+        if (t->kept >= 0 && t->kept < S->nmoves)
+            kept[t->kept]++;
     }
     return iters > 0 ? 0 : -1;
 }

@@ -119,6 +119,7 @@ typedef struct is_thread {
     bool ready;
     /* results of the last search */
     uint64_t iters, playouts, solved, world_fail, tree_nodes, leaf_nodes;
+    int kept;                 /* the root play sequential halving kept (-1: none) */
     uint64_t start_ns, end_ns;
 } is_thread;
 
@@ -126,9 +127,10 @@ int is_thread_init(is_thread *t);
 void is_thread_free(is_thread *t);
 
 /* Run the search on n threads (ths[0] runs on the calling thread). Root statistics are merged
- * into visits[] / wins[] (indexed like S->moves). Returns 0, or -1 when a thread failed to
- * start or every iteration failed to find a world. */
-int is_search(const is_setup *S, is_thread **ths, int n, uint64_t *visits, double *wins);
+ * into visits[] / wins[] (indexed like S->moves); kept[j]: how many threads' sequential halving
+ * kept play j to the end (all 0 with the UCB root, or when halving was cut short). Returns 0,
+ * or -1 when a thread failed to start or every iteration failed to find a world. */
+int is_search(const is_setup *S, is_thread **ths, int n, uint64_t *visits, double *wins, int *kept);
 
 /* The candidates of the seat to act in g: up to k of the heuristic's best plays, best first,
  * plus the pass when it is legal. Returns how many (>= 1), or -1 on failure. */

@@ -22,8 +22,10 @@
  *   root = P           how the root's plays share the iterations: halving (default; sequential
  *                      halving over worlds shared by the plays, see search.h) or ucb (the
  *                      root is one more UCB node). Halving against ucb, PDK against two
- *                      level-6 seats, seed 9, 2111 paired games: +0.99 +- 0.78 points of win
- *                      share, at the same cost. Halving plans its rounds from the budget:
+ *                      level-6 seats, paired games: +0.99 +- 0.78 points of win share on
+ *                      seed 9 (2111 games), -0.05 +- 0.41 on seed 1 (6000): +0.22 +- 0.37
+ *                      pooled, at the same cost — at 10000 iterations the root has mostly
+ *                      converged either way. Halving plans its rounds from the budget:
  *                      with time_ms the root is UCB's whatever this says, and a budget too
  *                      small to give every root play one world skips the rounds left.
  *   rollout = NAME     play-out policy: fast (default: the lean policy of plugin/common/

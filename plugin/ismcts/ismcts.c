@@ -8,8 +8,8 @@
  *                      Once the opponent model became level 6 itself (tree_exact), more
  *                      iterations paid in PDK against level 6 (seed 9, 3000 games, paired:
  *                      1000 -> 3000 +0.77 +- 0.71 points, -> 10000 +1.27 +- 0.87); a PDK
- *                      decision then takes p50 109 / p99 353 ms on one thread, 57 / 190 on
- *                      two (bench_ismcts 300 1, with the pool below). DDZ
+ *                      decision then takes p50 100 / p99 311 ms on one thread, 52 / 157 on
+ *                      two (bench_ismcts 300 1, with the pool below, session 5). DDZ
  *                      keeps 1000: its target is met there, more is not measured.
  *   time_ms = N        budget per decision in milliseconds instead (not reproducible). Give
  *                      iterations or time_ms, not both.

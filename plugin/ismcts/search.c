@@ -328,7 +328,7 @@ static int iterate(is_thread *t, const cb_cards hands[3], int first)
  * iterations reuse the worlds found so far, and new ones are sought only until POOL of them
  * are kept or FAIL_LIMIT failures: the cost of a decision stays bounded. Returns 0 (hands
  * filled), 1 (none this time) or -1 (no world found at all: give up; the caller falls back).
- * `it` is the iteration's number. */
+ * `it` numbers the draw (it picks the slot a fresh world replaces). */
 enum { POOL = 32, FAIL_LIMIT = 4 };
 static int next_world(is_thread *t, uint64_t it, cb_cards hands[3])
 {

@@ -867,20 +867,42 @@ static void test_belief_fit(void **state)
 /* tree_exact and rollout_exact default to 48 (level 6's count): on the same views the default
  * decides exactly as the keys given at 48 do, and differently from 8 / 4 (the old defaults,
  * under which the model only approximated level 6) somewhere — in the play or its estimate. */
-typedef struct exact_count {
+/* Counts for the tests that decide each view with three instances (decide_along_play). */
+typedef struct three_count {
     int searched, differ;
-} exact_count;
+} three_count;
+
+/* A searched decision d[0] (a default) is counted and must equal d[1] (the same key given). */
+static bool searched_as_given(const cb_decision *d, three_count *c)
+{
+    if (strncmp(d[0].explain, "ismcts v=", 9) != 0)
+        return false;
+    c->searched++;
+    assert_true(d[0].cards == d[1].cards);
+    assert_true(memcmp(&d[0].value, &d[1].value, sizeof d[0].value) == 0);
+    return true;
+}
+
+/* Three instances from three parameter lists, every view of the play decided by each, then
+ * freed. */
+static void decide_three(const api *a, uint64_t seed, int deals, int min_hist, const cb_param *const p[3],
+                         const int np[3], views_check check, three_count *c)
+{
+    void *inst[3];
+    for (int i = 0; i < 3; i++) {
+        inst[i] = make(a, p[i], np[i]);
+        assert_non_null(inst[i]);
+    }
+    decide_along_play(a, seed, deals, min_hist, inst, 3, check, c);
+    for (int i = 0; i < 3; i++)
+        a->bot->destroy(inst[i]);
+}
 
 /* d[0]: the default, d[1]: 48 / 48 given, d[2]: 8 / 4 */
 static void check_exact(const cb_decision *d, void *ctx)
 {
-    exact_count *c = ctx;
-    if (strncmp(d[0].explain, "ismcts v=", 9) != 0)
-        return;
-    c->searched++;
-    assert_true(d[0].cards == d[1].cards);
-    assert_true(memcmp(&d[0].value, &d[1].value, sizeof d[0].value) == 0);
-    if (d[0].cards != d[2].cards || d[0].value != d[2].value)
+    three_count *c = ctx;
+    if (searched_as_given(d, c) && (d[0].cards != d[2].cards || d[0].value != d[2].value))
         c->differ++;
 }
 
@@ -890,17 +912,13 @@ static void test_exact_default(void **state)
     cb_param pd[2] = {{"iterations", "60"}, {"belief_worlds", "100"}};
     cb_param p48[4] = {{"iterations", "60"}, {"belief_worlds", "100"}, {"tree_exact", "48"}, {"rollout_exact", "48"}};
     cb_param pold[4] = {{"iterations", "60"}, {"belief_worlds", "100"}, {"tree_exact", "8"}, {"rollout_exact", "4"}};
-    void *inst[3] = {make(a, pd, 2), make(a, p48, 4), make(a, pold, 4)};
-    for (int i = 0; i < 3; i++)
-        assert_non_null(inst[i]);
-    exact_count c = {0, 0};
-    decide_along_play(a, cbt_seed(97), 6, 3, inst, 3, check_exact, &c);
+    three_count c = {0, 0};
+    decide_three(a, cbt_seed(97), 6, 3, (const cb_param *const[3]){pd, p48, pold}, (const int[3]){2, 4, 4},
+                 check_exact, &c);
     print_message("exact defaults: %d searched decisions, the same as at 48 / 48; %d differ at 8 / 4\n", c.searched,
                   c.differ);
     assert_true(c.searched >= 20);
     assert_true(c.differ > 0);
-    for (int i = 0; i < 3; i++)
-        a->bot->destroy(inst[i]);
 }
 
 /* ---- the root: sequential halving by default ---- */
@@ -925,21 +943,14 @@ static uint64_t halving_visits(int k, uint64_t budget)
     return mine + (budget > used ? budget - used : 0);
 }
 
-typedef struct root_count {
-    int searched, differ;
-} root_count;
-
 /* d[0]: the default, d[1]: root = halving given, d[2]: root = ucb. The searched decisions:
  * the default is halving's; the kept play has halving's visits ("n=", for "cand=k" root
  * plays and the instance's 700 iterations), which UCB's does not always have. */
 static void check_root(const cb_decision *d, void *ctx)
 {
-    root_count *c = ctx;
-    if (strncmp(d[0].explain, "ismcts v=", 9) != 0)
+    three_count *c = ctx;
+    if (!searched_as_given(d, c))
         return;
-    c->searched++;
-    assert_true(d[0].cards == d[1].cards);
-    assert_true(memcmp(&d[0].value, &d[1].value, sizeof d[0].value) == 0);
     unsigned long long n = 0, nu = 0;
     int k = 0;
     const char *cand = strstr(d[0].explain, " cand=");
@@ -960,7 +971,7 @@ static void check_root(const cb_decision *d, void *ctx)
  * time_ms (halving needs a budget in iterations: the root is UCB's), d[2]: 2 threads. */
 static void check_root_budgets(const cb_decision *d, void *ctx)
 {
-    root_count *c = ctx;
+    three_count *c = ctx;
     if (strncmp(d[0].explain, "ismcts v=", 9) != 0)
         return;
     unsigned long long it = 0;
@@ -993,30 +1004,22 @@ static void test_root_halving(void **state)
     cb_param pd[2] = {{"iterations", "700"}, {"belief_worlds", "100"}};
     cb_param ph[3] = {{"iterations", "700"}, {"belief_worlds", "100"}, {"root", "halving"}};
     cb_param pu[3] = {{"iterations", "700"}, {"belief_worlds", "100"}, {"root", "ucb"}};
-    void *inst[3] = {make(a, pd, 2), make(a, ph, 3), make(a, pu, 3)};
-    for (int i = 0; i < 3; i++)
-        assert_non_null(inst[i]);
-    root_count c = {0, 0};
-    decide_along_play(a, cbt_seed(107), 4, 2, inst, 3, check_root, &c);
+    three_count c = {0, 0};
+    decide_three(a, cbt_seed(107), 4, 2, (const cb_param *const[3]){pd, ph, pu}, (const int[3]){2, 3, 3}, check_root,
+                 &c);
     print_message("root: %d searched decisions kept halving's visits; ucb's differ in %d\n", c.searched, c.differ);
     assert_true(c.searched >= 20);
     assert_true(c.differ > c.searched / 2);
-    for (int i = 0; i < 3; i++)
-        a->bot->destroy(inst[i]);
 
     cb_param p10[1] = {{"iterations", "10"}};
     cb_param pt[1] = {{"time_ms", "5"}};
     cb_param p2[3] = {{"iterations", "400"}, {"belief_worlds", "100"}, {"threads", "2"}};
-    void *inst2[3] = {make(a, p10, 1), make(a, pt, 1), make(a, p2, 3)};
-    for (int i = 0; i < 3; i++)
-        assert_non_null(inst2[i]);
-    root_count c2 = {0, 0};
-    decide_along_play(a, cbt_seed(109), 3, 2, inst2, 3, check_root_budgets, &c2);
+    three_count c2 = {0, 0};
+    decide_three(a, cbt_seed(109), 3, 2, (const cb_param *const[3]){p10, pt, p2}, (const int[3]){1, 1, 3},
+                 check_root_budgets, &c2);
     print_message("root: %d decisions with more plays than 10 iterations used exactly 10; 2 threads split %d times\n",
                   c2.searched, c2.differ);
     assert_true(c2.searched >= 3);
-    for (int i = 0; i < 3; i++)
-        a->bot->destroy(inst2[i]);
 }
 
 /* ---- bidding ---- */

@@ -156,6 +156,15 @@ static int parse_prob(const char *s, double lo, double hi, double *out)
     return 0;
 }
 
+/* v's index in names (NULL-terminated), or -1 when it is none of them */
+static int parse_choice(const char *v, const char *const *names)
+{
+    for (int i = 0; names[i]; i++)
+        if (strcmp(v, names[i]) == 0)
+            return i;
+    return -1;
+}
+
 static const char *const known_keys =
     "iterations, time_ms, threads, threshold, bid1, bid2, bid3, exploration, rollout, seed, bid_samples, width, "
     "tree_width, partner_width, opponent_width, endgame, opponents, belief, belief_fit, belief_worlds, belief_chains, tree_exact, rollout_exact, belief_explained, root";
@@ -230,22 +239,15 @@ static int parse_params(const cb_param *params, int nparams, is_params *p, char 
             }
             p->exploration = f;
         } else if (strcmp(k, "root") == 0) {
-            if (strcmp(v, "ucb") == 0)
-                p->root = IS_ROOT_UCB;
-            else if (strcmp(v, "halving") == 0)
-                p->root = IS_ROOT_HALVING;
-            else {
+            static const char *const roots[] = {[IS_ROOT_UCB] = "ucb", [IS_ROOT_HALVING] = "halving", NULL};
+            if ((p->root = parse_choice(v, roots)) < 0) {
                 set_err(err, errlen, "ismcts: root: '%s' is not a root policy (ucb, halving)%s", v, "");
                 return -1;
             }
         } else if (strcmp(k, "rollout") == 0) {
-            if (strcmp(v, "fast") == 0)
-                p->rollout = IS_ROLLOUT_FAST;
-            else if (strcmp(v, "heuristic") == 0)
-                p->rollout = IS_ROLLOUT_HEURISTIC;
-            else if (strcmp(v, "random") == 0)
-                p->rollout = IS_ROLLOUT_RANDOM;
-            else {
+            static const char *const policies[] = {
+                [IS_ROLLOUT_HEURISTIC] = "heuristic", [IS_ROLLOUT_RANDOM] = "random", [IS_ROLLOUT_FAST] = "fast", NULL};
+            if ((p->rollout = parse_choice(v, policies)) < 0) {
                 set_err(err, errlen, "ismcts: rollout: '%s' is not a policy (fast, heuristic, random)%s", v, "");
                 return -1;
             }
@@ -280,14 +282,13 @@ static int parse_params(const cb_param *params, int nparams, is_params *p, char 
             else
                 p->opponent_width = (int)x;
         } else if (strcmp(k, "opponents") == 0) {
-            if (strcmp(v, "paranoid") == 0)
-                p->maxn = false;
-            else if (strcmp(v, "maxn") == 0)
-                p->maxn = true;
-            else {
+            static const char *const models[] = {"paranoid", "maxn", NULL};
+            int c = parse_choice(v, models);
+            if (c < 0) {
                 set_err(err, errlen, "ismcts: opponents: '%s' is not a model (paranoid, maxn)%s", v, "");
                 return -1;
             }
+            p->maxn = c == 1;
         } else if (strcmp(k, "belief") == 0) {
             if (parse_prob(v, 0.001, 1, &f) != 0) {
                 set_err(err, errlen, "ismcts: belief: '%s' is not a weight 0.001..1 (1: no inference)%s", v, "");

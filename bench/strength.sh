@@ -14,8 +14,8 @@
 #   Inference: the PDK match is played again with `belief = 1` (no inference: uniform worlds),
 #   config/pdk-ismcts-vs-heuristic.ini's [table.nobelief], to show what inference is worth.
 # --duplicate plays each deal three times (hands rotated), so 6000 games = 2000 deals.
-# Sized for about an hour on 2 cores (--concurrency 2). Uses build/plain (built
-# with `make` first when missing). Set CARDBOT=path to use another binary.
+# Sized for about 75 minutes on 2 cores (--concurrency 2; the PDK rows about 30 each).
+# Uses build/plain (built with `make` first when missing). Set CARDBOT=path to use another binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -269,7 +269,7 @@ static void check_replay(const cb_rules *r, const char *path, int games, replay_
 /* A copy of a bundled config whose [shim] budget_ms is raised to 60 s: the -j1 / -j2 check is
  * about determinism, and ismcts stops a search at 60% of the budget, which on a slow or
  * sanitizer build could otherwise make a decision depend on the clock. And an ismcts strategy
- * that names no budget gets iterations = 1000 (its PDK default is 10000, some 0.2 s a decision,
+ * that names no budget gets iterations = 1000 (its PDK default is 20000, some 0.2 s a decision,
  * too slow for a sanitizer build of this test, which is about legality and determinism, not
  * strength). Everything else is the bundled file as written. */
 static char *generous_copy(const char *config)

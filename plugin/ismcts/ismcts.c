@@ -4,18 +4,23 @@
  *
  * Parameters (keys of a [strategy.NAME] group with plugin = ismcts):
  *   iterations = N     budget per decision in iterations, over all threads (default: PDK
- *                      10000, DDZ 1000). Same view, seed and thread count -> same answer.
+ *                      20000, DDZ 1000). Same view, seed and thread count -> same answer.
  *                      Once the opponent model became level 6 itself (tree_exact), more
  *                      iterations paid in PDK against level 6 (seed 9, 3000 games, paired:
- *                      1000 -> 3000 +0.77 +- 0.71 points, -> 10000 +1.27 +- 0.87); a PDK
- *                      decision then takes p50 100 / p99 311 ms on one thread, 52 / 157 on
- *                      two (bench_ismcts 300 1, with the pool below, session 5). DDZ
- *                      keeps 1000: its target is met there, more is not measured.
+ *                      1000 -> 3000 +0.77 +- 0.71 points, -> 10000 +1.27 +- 0.87; seed 1,
+ *                      10000 -> 20000: +0.48 +- 0.30 over 6000 games, 50.1% win share);
+ *                      a PDK decision then takes p50 142 / p99 344 ms on one thread, 72 /
+ *                      178 on two (bench_ismcts 300 1, session 6; 100 / 311 at 10000).
+ *                      DDZ keeps 1000: its target is met there, more is not measured.
  *   time_ms = N        budget per decision in milliseconds instead (not reproducible). Give
  *                      iterations or time_ms, not both.
  *   threads = N        root-parallel search threads, 1..64 (default 1): each grows its own
  *                      tree; the root statistics are summed. The iterations are split over them.
  *   threshold = P      PDK 包庄: declare when the estimated P(go out first) >= P (default 0.70).
+ *                      The estimate plays every seat as the heuristic, so it is cautious:
+ *                      against level 6, hands declared at 0.70 went out first 86% of the
+ *                      time, and 0.60 gave +1.4 points per game at the same win share
+ *                      (notes/DESIGN-NOTES.md). Against stronger players it is less cautious.
  *   bid1, bid2, bid3   DDZ 叫分: bid k when the estimated landlord win rate >= bid_k (defaults
  *                      0.50, 0.58, 0.66; non-decreasing) and k beats the highest bid so far.
  *   exploration = C    UCB exploration constant (default 0.7; rewards are win/loss 0..1).
@@ -24,7 +29,7 @@
  *                      root is one more UCB node). Halving against ucb, PDK against two
  *                      level-6 seats, paired games: +0.99 +- 0.78 points of win share on
  *                      seed 9 (2111 games), -0.05 +- 0.41 on seed 1 (6000): +0.22 +- 0.37
- *                      pooled, at the same cost — at 10000 iterations the root has mostly
+ *                      pooled, at the same cost — at 10000 iterations the root had mostly
  *                      converged either way. Halving plans its rounds from the budget:
  *                      with time_ms the root is UCB's whatever this says, and a budget too
  *                      small to give every root play one world skips the rounds left.
@@ -109,8 +114,8 @@
 #include "cardbot/bot.h"
 #include "ismcts.h"
 
-/* the budget when neither iterations nor time_ms is given: PDK 10000, DDZ 1000 (see the key) */
-#define DEFAULT_ITERATIONS_PDK 10000
+/* the budget when neither iterations nor time_ms is given: PDK 20000, DDZ 1000 (see the key) */
+#define DEFAULT_ITERATIONS_PDK 20000
 #define DEFAULT_ITERATIONS_DDZ 1000
 #define ITERATIONS_BY_GAME UINT64_MAX
 /* belief_explained when not given: PDK 100, DDZ 0 (see the key) */

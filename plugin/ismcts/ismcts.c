@@ -20,7 +20,8 @@
  *                      The estimate plays every seat as the heuristic, so it is cautious:
  *                      against level 6, hands declared at 0.70 went out first 86% of the
  *                      time, and 0.60 gave +1.4 points per game at the same win share
- *                      (notes/DESIGN-NOTES.md). Against stronger players it is less cautious.
+ *                      (notes/DESIGN-NOTES.md). Against stronger players the declared hands
+ *                      would go out first less often (not measured); hence the default.
  *   bid1, bid2, bid3   DDZ 叫分: bid k when the estimated landlord win rate >= bid_k (defaults
  *                      0.50, 0.58, 0.66; non-decreasing) and k beats the highest bid so far.
  *   exploration = C    UCB exploration constant (default 0.7; rewards are win/loss 0..1).

@@ -437,6 +437,23 @@ static bool in_winners(const fixture *f, const cb_rules *r, cb_cards play)
     return false;
 }
 
+/* One decision of a fresh instance with these parameters; prints it under `label` and leaves
+ * the play's text ("pass" for a pass) in txt[64]. */
+static void decide_fixture(const api *a, const cb_view *v, const cb_param *p, int np, const char *label,
+                           cb_decision *d, char *txt)
+{
+    void *inst = make(a, p, np);
+    assert_non_null(inst);
+    init_dec(d);
+    assert_int_equal(a->bot->decide_play(inst, v, d), 0);
+    if (d->cards)
+        cb_cards_format(d->cards, false, txt, 64);
+    else
+        snprintf(txt, 64, "pass");
+    print_message("%-62s -> %-6s %s\n", label, txt, d->explain);
+    a->bot->destroy(inst);
+}
+
 static void test_endgames(void **state)
 {
     api *a = *state;
@@ -464,35 +481,22 @@ static void test_endgames(void **state)
             char th[16];
             snprintf(th, sizeof th, "%d", threads);
             cb_param p = {"threads", th};
-            void *inst = make(a, &p, 1);
-            assert_non_null(inst);
             cb_decision d;
-            init_dec(&d);
-            assert_int_equal(a->bot->decide_play(inst, &v, &d), 0);
             char txt[64];
-            cb_cards_format(d.cards, false, txt, sizeof txt);
-            print_message("%-62s -> %-6s %s\n", f->note, d.cards ? txt : "pass", d.explain);
+            decide_fixture(a, &v, &p, 1, f->note, &d, txt);
             if (!in_winners(f, &R->r, d.cards))
-                fail_msg("fixture %zu (%s): ismcts played '%s' (%s)", fi, f->note, d.cards ? txt : "pass", d.explain);
+                fail_msg("fixture %zu (%s): ismcts played '%s' (%s)", fi, f->note, txt, d.explain);
             assert_true(d.flags & CB_DEC_ENDGAME);
-            a->bot->destroy(inst);
         }
         /* the search alone (no solver at the root or at the leaves) finds the win as well: the
          * root's sequential halving keeps the better plays (it would lose here if it kept the
          * worse half) */
         cb_param p[2] = {{"endgame", "0"}, {"iterations", "3000"}};
-        void *inst = make(a, p, 2);
-        assert_non_null(inst);
         cb_decision d;
-        init_dec(&d);
-        assert_int_equal(a->bot->decide_play(inst, &v, &d), 0);
         char txt[64];
-        cb_cards_format(d.cards, false, txt, sizeof txt);
-        print_message("%-62s -> %-6s %s\n", "  (search only)", d.cards ? txt : "pass", d.explain);
+        decide_fixture(a, &v, p, 2, "  (search only)", &d, txt);
         if (!in_winners(f, &R->r, d.cards) || !strstr(d.explain, " kept=1/1"))
-            fail_msg("fixture %zu (%s), search only: ismcts played '%s' (%s)", fi, f->note, d.cards ? txt : "pass",
-                     d.explain);
-        a->bot->destroy(inst);
+            fail_msg("fixture %zu (%s), search only: ismcts played '%s' (%s)", fi, f->note, txt, d.explain);
     }
     free(R);
 }

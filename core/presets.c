@@ -242,3 +242,21 @@ int cb_rules_set(cb_rules *r, const char *key, const char *value, char *err, siz
     }
     return set_err(err, errlen, "rules key '%s': internal error", key);
 }
+
+/* Field by field (padding bytes are not reliably equal after struct copies). Every member of
+ * cb_rules is listed: a member added at the end must be added here too. */
+bool cb_rules_equal(const cb_rules *a, const cb_rules *b)
+{
+    if (!a || !b)
+        return a == b;
+    return a->game == b->game && strcmp(a->preset, b->preset) == 0 && a->deck == b->deck &&
+           a->players == b->players && a->hand_size == b->hand_size && a->bottom == b->bottom &&
+           a->min_pair_chain == b->min_pair_chain && a->short_triple == b->short_triple &&
+           a->four_with == b->four_with && a->aaa_bomb == b->aaa_bomb &&
+           a->rocket_kickers == b->rocket_kickers && a->four_two_same == b->four_two_same &&
+           a->must_beat == b->must_beat && a->must_beat_bomb == b->must_beat_bomb &&
+           a->spade3_first == b->spade3_first && a->warn_single == b->warn_single &&
+           a->rob == b->rob && a->card_points == b->card_points &&
+           a->spring_double == b->spring_double && a->bomb_points == b->bomb_points &&
+           a->bao == b->bao && a->bao_points == b->bao_points;
+}

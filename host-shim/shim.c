@@ -135,21 +135,6 @@ void cb_shim_free(cb_shim *s)
         shim_unref(s);
 }
 
-/* Field by field (padding bytes are not reliably equal after struct copies). */
-static bool rules_equal(const cb_rules *a, const cb_rules *b)
-{
-    return a->game == b->game && strcmp(a->preset, b->preset) == 0 && a->deck == b->deck &&
-           a->players == b->players && a->hand_size == b->hand_size && a->bottom == b->bottom &&
-           a->min_pair_chain == b->min_pair_chain && a->short_triple == b->short_triple &&
-           a->four_with == b->four_with && a->aaa_bomb == b->aaa_bomb &&
-           a->rocket_kickers == b->rocket_kickers && a->four_two_same == b->four_two_same &&
-           a->must_beat == b->must_beat && a->must_beat_bomb == b->must_beat_bomb &&
-           a->spade3_first == b->spade3_first && a->warn_single == b->warn_single &&
-           a->rob == b->rob && a->card_points == b->card_points &&
-           a->spring_double == b->spring_double && a->bomb_points == b->bomb_points &&
-           a->bao == b->bao && a->bao_points == b->bao_points;
-}
-
 int cb_shim_reload(cb_shim *s, char *err, size_t errlen)
 {
     if (!s) {
@@ -160,7 +145,7 @@ int cb_shim_reload(cb_shim *s, char *err, size_t errlen)
     shim_conf *nc = shim_conf_load(s->path, err, errlen);
     if (!nc)
         return -1;
-    if (!rules_equal(&nc->rules, &s->rules)) {
+    if (!cb_rules_equal(&nc->rules, &s->rules)) {
         if (err && errlen)
             snprintf(err, errlen, "%s: [game] rules: a reload cannot change the rules "
                      "(they were %s with the flags at open; reopen the shim to change them)",
@@ -456,7 +441,7 @@ static int decide(cb_table *t, const cb_view *view, cb_decision *out, int phase)
         v.budget_ms = c->budget_ms;
     shim_play_check pc;
     shim_play_check *ppc = phase == CB_PHASE_PLAY ? &pc : NULL;
-    int rc = shim_view_check(&v, phase, ppc, &t->cls);
+    int rc = shim_view_check(&v, phase, ppc, &t->cls, NULL, 0);
     if (rc != 0)
         return rc;
     if (v.nseats != t->nseats)

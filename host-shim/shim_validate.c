@@ -31,8 +31,11 @@ static bool classify_cached(const cb_rules *r, cb_cards table, cb_move *m, shim_
     return true;
 }
 
-int shim_view_check(const cb_view *v, int phase, shim_play_check *pc, shim_cls_cache *cache)
+int shim_view_check(const cb_view *v, int phase, shim_play_check *pc, shim_cls_cache *cache,
+                    char *err, size_t errlen)
 {
+    (void)err;
+    (void)errlen;
     /* struct_size first: nothing beyond it may be read */
     if (v->struct_size < sizeof(cb_view) || CB_ABI_MAJOR_OF(v->abi_version) != CB_ABI_MAJOR)
         return CB_ERR_VIEW;

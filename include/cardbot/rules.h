@@ -68,6 +68,9 @@ int cb_rules_preset(const char *name, cb_rules *out);
 int cb_rules_set(cb_rules *r, const char *key, const char *value, char *err, size_t errlen);
 /* The list of flag names, NULL-terminated (for help texts and config validation). */
 extern const char *const cb_rules_keys[];
+/* Do a and b describe the same rules (every member, compared field by field: padding bytes
+ * of struct copies need not agree)? */
+bool cb_rules_equal(const cb_rules *a, const cb_rules *b);
 
 typedef enum cb_shape {
     CB_PASS = 0,

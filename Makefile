@@ -1,11 +1,12 @@
 # cardbot — one entry point: make, make check, make bench, make clean, make deps.
 # Build outputs go to build/<variant>/ (plain, asan). Files are picked up by wildcard:
-#   core/*.c                   -> libcbcore.a (the one rules implementation)
+#   core/*.c                   -> libcardbot.so.1 (the one rules and game implementation,
+#                                 exported to hosts, the shim and plugins alike)
 #   tests/test_*.c             -> one cmocka binary each, linked with tests/support/*.c
 #   bench/bench_*.c            -> one benchmark binary each, linked with bench/support/*.c
 #   host-shim/console/*.c      -> the cardbot command
-#   host-shim/*.c              -> libcardbot-shim.so
-#   plugin/NAME/*.c            -> NAME.so (plus plugin/common/*.c)
+#   host-shim/*.c              -> libcardbot-shim.so.1 (links libcardbot.so.1)
+#   plugin/NAME/*.c            -> plugins/NAME.so (plus plugin/common/*.c; links libcardbot.so.1)
 #   tests/plugins/NAME.c       -> test plugins (fault injection)
 
 V        ?= plain
@@ -15,6 +16,7 @@ PKGS     := glib-2.0 json-glib-1.0 cmocka
 DEBPKGS  := libglib2.0-dev libjson-glib-dev libcmocka-dev pkg-config gcc make
 PKG_CFLAGS := $(shell pkg-config --cflags glib-2.0 json-glib-1.0 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs glib-2.0 json-glib-1.0 2>/dev/null)
+CORE_PKG_LIBS := $(shell pkg-config --libs glib-2.0 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
 OPT_plain := -O2 -g
@@ -26,7 +28,16 @@ LDLIBS   := -lm -ldl
 
 CORE_SRC := $(wildcard core/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o)
-CORE_LIB := $(B)/libcbcore.a
+# The core library: real name, SONAME and the link name, as Debian installs them.
+VERSION  := $(shell sed -n 's/^\#define CB_VERSION "\(.*\)"/\1/p' include/cardbot/game.h)
+SOMAJOR  := $(firstword $(subst ., ,$(VERSION)))
+CORE_LIB := $(B)/libcardbot.so
+CORE_SO  := $(B)/libcardbot.so.$(VERSION)
+CORE_DEPS := $(CORE_LIB)
+# Link against the core library: binaries in $(B) find it next to themselves, plugins in
+# $(B)/plugins and tests in $(B)/tests one level up; installed plugins in
+# $(libdir)/cardbot/plugins two levels up.
+CORE_LINK := -L$(B) -lcardbot
 
 COMMON_SRC := $(wildcard plugin/common/*.c)
 COMMON_OBJ := $(COMMON_SRC:%.c=$(B)/%.o)
@@ -34,6 +45,7 @@ COMMON_OBJ := $(COMMON_SRC:%.c=$(B)/%.o)
 SHIM_SRC := $(wildcard host-shim/*.c)
 SHIM_OBJ := $(SHIM_SRC:%.c=$(B)/%.o)
 SHIM_LIB := $(B)/libcardbot-shim.so
+SHIM_SO  := $(B)/libcardbot-shim.so.$(VERSION)
 
 CLI_SRC  := $(wildcard host-shim/console/*.c)
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
@@ -89,36 +101,48 @@ $(B)/core/minhands.o: $(MH_TAB)
 $(B)/core/minhands.o: CFLAGS += -I$(B)/gen
 # ---- end min-hands tables ------------------------------------------------------------------
 
-$(CORE_LIB): $(CORE_OBJ)
+# libcardbot.so.1: exports the cb_ API of cards.h, rules.h, game.h and nothing else
+# (core/libcardbot.map), so host, shim and plugins share one copy of the rules.
+$(CORE_SO): $(CORE_OBJ) core/libcardbot.map
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
+	$(CC) -shared -o $@ $(CORE_OBJ) -Wl,-soname,libcardbot.so.$(SOMAJOR) \
+	  -Wl,--version-script,core/libcardbot.map $(LDFLAGS) $(CORE_PKG_LIBS) $(LDLIBS)
+$(CORE_LIB): $(CORE_SO)
+	ln -sf $(notdir $<) $(B)/libcardbot.so.$(SOMAJOR)
+	ln -sf $(notdir $<) $@
 
-# --exclude-libs: the shim exports only its cb_ API, never the core it links (a plugin's own
-# core must not be interposed by the shim's; ASan reports the clash as an ODR violation).
-$(SHIM_LIB): $(SHIM_OBJ) $(CORE_LIB)
-	$(CC) -shared -o $@ $(SHIM_OBJ) $(CORE_LIB) -Wl,--exclude-libs,ALL $(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
+# libcardbot-shim.so.1: exports only shim.h's API (host-shim/libcardbot-shim.map).
+$(SHIM_SO): $(SHIM_OBJ) $(CORE_LIB) host-shim/libcardbot-shim.map
+	$(CC) -shared -o $@ $(SHIM_OBJ) -Wl,-soname,libcardbot-shim.so.$(SOMAJOR) \
+	  -Wl,--version-script,host-shim/libcardbot-shim.map $(CORE_LINK) -Wl,-rpath,'$$ORIGIN' \
+	  $(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
+$(SHIM_LIB): $(SHIM_SO)
+	ln -sf $(notdir $<) $(B)/libcardbot-shim.so.$(SOMAJOR)
+	ln -sf $(notdir $<) $@
 
 $(CLI_BIN): $(CLI_OBJ) $(SHIM_LIB) $(CORE_LIB)
-	$(CC) -o $@ $(CLI_OBJ) -L$(B) -lcardbot-shim -Wl,-rpath,'$$ORIGIN' $(CORE_LIB) $(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
+	$(CC) -o $@ $(CLI_OBJ) -L$(B) -lcardbot-shim $(CORE_LINK) -Wl,-rpath,'$$ORIGIN:$$ORIGIN/../lib' \
+	  $(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
 
 # Keep intermediate objects (plugin and test-support .o) so a rebuild reuses them.
 .SECONDARY:
 .SECONDEXPANSION:
+PLUGIN_RPATH := -Wl,-rpath,'$$ORIGIN/..:$$ORIGIN/../..'
 $(B)/plugins/%.so: $$(addprefix $(B)/,$$(subst .c,.o,$$(wildcard plugin/$$*/*.c))) $(COMMON_OBJ) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $(filter %.o,$^) $(CORE_LIB) $(LDFLAGS) $(LDLIBS)
+	$(CC) -shared -o $@ $(filter %.o,$^) $(CORE_LINK) $(PLUGIN_RPATH) $(LDFLAGS) $(LDLIBS)
 
 $(B)/tests/plugins/%.so: tests/plugins/%.c $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -shared -o $@ $< $(CORE_LIB) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) -MMD -MP -shared -o $@ $< -L$(B) -lcardbot -Wl,-rpath,'$$ORIGIN/../..' $(LDFLAGS) $(LDLIBS)
 
 $(B)/tests/%: tests/%.c $(SUPPORT_OBJ) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -Itests -o $@ $< $(SUPPORT_OBJ) $(CORE_LIB) $(LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -Itests -o $@ $< $(SUPPORT_OBJ) $(CORE_LINK) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS) $(LDLIBS)
 
 $(B)/bench/%: bench/%.c $(BENCH_SUPPORT_OBJ) $(CORE_LIB) $(COMMON_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -Itests -o $@ $< $(BENCH_SUPPORT_OBJ) $(COMMON_OBJ) $(CORE_LIB) $(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -Itests -o $@ $< $(BENCH_SUPPORT_OBJ) $(COMMON_OBJ) $(CORE_LINK) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
 
 # Tests: every test binary, plain then ASan+UBSan. tests/run.sh prints the final tally.
 check: deps-check

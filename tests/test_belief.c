@@ -32,7 +32,7 @@
 #include "support/randhand.h"
 #include "cardbot/bot.h"
 #include "../plugin/common/belief.h"
-#include "../plugin/common/deal.h"
+#include "cardbot/game.h"
 
 typedef struct api {
     void *so; /* first: the state of cbt_plugin_setup (tests/support/plugload.h) */

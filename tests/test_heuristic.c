@@ -355,7 +355,7 @@ static void play_deal(const api *a, const cb_rules *r, const cb_cards hands[3], 
         assert_true(a->common.deal_step(&d, &m, why, sizeof why) >= 0);
     }
     int delta[3];
-    assert_int_equal(a->common.deal_points(&d, delta), 0);
+    assert_true(a->common.deal_points(&d, delta) >= 1); /* the multiplier (PDK: 1) */
     assert_int_equal(delta[0] + delta[1] + delta[2], 0);
     for (int s = 0; s < 3; s++) {
         t->points[lv[s]] += delta[s];

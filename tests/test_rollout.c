@@ -30,7 +30,7 @@
 #include "cardbot/rules.h"
 #include "support/botfix.h"
 #include "support/randhand.h"
-#include "../plugin/common/deal.h"
+#include "cardbot/game.h"
 #include "../plugin/common/policy.h"
 #include "../plugin/common/rollout.h"
 

@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 #define CB_ABI_MAJOR 1
-#define CB_ABI_MINOR 0
+#define CB_ABI_MINOR 1
 #define CB_ABI_VERSION ((CB_ABI_MAJOR << 16) | CB_ABI_MINOR)
 #define CB_ABI_MAJOR_OF(v) ((v) >> 16)
 #define CB_MAX_SEATS 3
@@ -39,29 +39,75 @@ typedef struct cb_play_rec {
     int32_t pad;
 } cb_play_rec;
 
+/* The view: what the deciding seat may know. The host fills every member (cb_engine_view in
+ * game.h builds it exactly); the shim checks it (cb_view_check) and refuses a view no real
+ * game produces with CB_ERR_VIEW and the field named (cb_table_last_error). The contract:
+ *
+ *  - Turn order is seat, seat + 1, seat + 2 (mod nseats), in bidding and in play.
+ *  - Bidding. DDZ 叫分: from first_bidder, each seat once, 0 = pass or a score above every
+ *    earlier one, 3 ends it; all pass = a redeal (a new view, new hands, bids reset). DDZ
+ *    叫/抢地主 (rules->rob): from first_bidder, until someone calls each seat may call (1) or
+ *    pass (0); after a call the later seats may rob (2) or pass (0); if anyone robbed, the
+ *    first caller may rob back (2) or pass (0) once more; the last caller or robber is
+ *    landlord. PDK 包庄 (rules->bao): in turn from first_seat, 1 = declare, 0 = no; the first
+ *    declaration ends the bidding, so the seats after the declarer keep -1 in bids[].
+ *  - bids[s] is seat s's latest bidding action (-1 = not asked). In play it keeps the
+ *    bidding's final record (DDZ: the landlord's bid is the highest; under rob 1 = called,
+ *    2 = robbed).
+ *  - first_seat is the seat that leads (or led) the first trick: PDK the spade-3 holder when
+ *    rules->spade3_first, else the seat the host's rule names; DDZ the landlord (-1 while the
+ *    DDZ bidding has no landlord yet). first_bidder is who bid first (DDZ: the host's choice;
+ *    PDK: first_seat, as 包庄 is asked from the first leader). They are different facts.
+ *  - history holds every play and pass of the play phase, oldest first, in turn order from
+ *    first_seat (no bids). A trick ends after a play followed by two passes; its last play's
+ *    seat leads next. The game ends when a seat's hand empties.
+ *  - table / table_seat: the current trick's last play and who made it; 0 / -1 when the
+ *    deciding seat leads (a new trick, or the first play).
+ *  - cards_left counts every seat's cards now (the landlord's include the bottom); bombs
+ *    counts each seat's bombs and rockets played so far; bottom is the DDZ bottom once the
+ *    landlord is known (0 before, and always 0 in PDK).
+ *  - budget_ms bounds this decision's wall time; the shim caps it by [shim] budget_ms. A
+ *    strategy's own parameters (ismcts iterations, time_ms) bound its work below that.
+ *  - seed: the host's per-decision seed. It must come from a stream independent of the
+ *    dealing (e.g. a keyed hash of match key, seat and decision number, as cb_engine_view
+ *    does): a seed drawn from the shuffle's generator lets a plugin recover the deal. Same
+ *    view and seed -> the same answer.
+ *
+ * Growth: members are added only at the end with an ABI minor bump. A host built against an
+ * older minor passes its smaller struct_size; the shim and cb_view_upgrade give the missing
+ * members their documented defaults (zero unless stated). */
 typedef struct cb_view {
-    uint32_t struct_size;         /* sizeof(cb_view) as the host knows it */
-    uint32_t abi_version;         /* CB_ABI_VERSION of the host */
-    const cb_rules *rules;        /* the table's rule set */
-    int32_t phase;                /* cb_phase */
-    int32_t seat;                 /* the deciding seat, 0..nseats-1 */
-    int32_t nseats;               /* 3 */
-    int32_t first_seat;           /* who bid first / led first (PDK: the spade-3 holder) */
-    cb_cards hand;                /* my cards */
+    uint32_t struct_size;         /* host: sizeof(cb_view) as the host knows it */
+    uint32_t abi_version;         /* host: CB_ABI_VERSION of the host */
+    const cb_rules *rules;        /* host: the table's rule set (the shim's: NULL allowed) */
+    int32_t phase;                /* host: cb_phase */
+    int32_t seat;                 /* host: the deciding seat, 0..nseats-1 */
+    int32_t nseats;               /* host: 3 */
+    int32_t first_seat;           /* host: first leader (see above); -1 in DDZ bidding */
+    cb_cards hand;                /* host: the deciding seat's cards */
     int32_t cards_left[CB_MAX_SEATS];
     int32_t bombs[CB_MAX_SEATS];  /* bombs (and the rocket) each seat has played */
-    /* Bidding so far, in seat order: -1 = not yet, 0 = pass, DDZ 1..3 = score, PDK 1 = 包庄. */
+    /* Bidding, by seat: -1 = not yet, 0 = pass, DDZ 1..3 = score (rob: 1 call, 2 rob),
+     * PDK 1 = 包庄. */
     int32_t bids[CB_MAX_SEATS];
     int32_t landlord;             /* DDZ landlord / PDK 包庄 declarer, -1 none (yet) */
-    cb_cards bottom;              /* DDZ bottom cards once shown, else 0 */
+    cb_cards bottom;              /* DDZ bottom cards once the landlord is known, else 0 */
     const cb_play_rec *history;   /* the whole public play history, oldest first */
     int32_t nhistory;
     int32_t table_seat;           /* seat that made the play to beat, -1 when leading */
     cb_cards table;               /* the play to beat (0 = I lead) */
     uint32_t budget_ms;           /* time for this decision */
     uint32_t pad;
-    uint64_t seed;                /* per-decision seed: same view + seed -> same answer */
+    uint64_t seed;                /* per-decision seed, independent of the deal */
+    /* ---- ABI 1.1 ---- */
+    int32_t first_bidder;         /* host: who bid first; -1 = no bidding (PDK without 包庄,
+                                   * DDZ with fixed roles). Default for a 1.0 view: see
+                                   * cb_view_upgrade. */
+    int32_t pad2;
 } cb_view;
+
+/* The size of a view from a host built against ABI 1.0 (no first_bidder). */
+#define CB_VIEW_SIZE_1_0 ((uint32_t)offsetof(cb_view, first_bidder))
 
 /* Decision flags (explanations, never orders). */
 enum {
@@ -72,8 +118,11 @@ enum {
     CB_DEC_FALLBACK = 1u << 4,    /* set by the shim: this answer is a fallback's */
 };
 
+/* A decision. The host sets struct_size (sizeof as it knows it; 0 is read as the 1.0 size)
+ * and the shim writes only that many bytes; the shim sets struct_size to the size it gives a
+ * plugin, and a plugin writes only members inside it. */
 typedef struct cb_decision {
-    uint32_t struct_size;         /* set by the host; a plugin writes only members inside it */
+    uint32_t struct_size;         /* see above */
     uint32_t flags;               /* CB_DEC_* */
     cb_cards cards;               /* the play (0 = pass); must be a subset of view->hand */
     int32_t bid;                  /* decide_bid: DDZ 0 = pass, 1..3; PDK 0 = no, 1 = 包庄 */

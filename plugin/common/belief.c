@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "deal.h"
+#include "cardbot/game.h"
 #include "situ.h"
 
 int cb_belief_init(cb_belief *b)

@@ -23,7 +23,7 @@
 
 #include <stdint.h>
 
-#include "deal.h"
+#include "cardbot/game.h"
 #include "policy.h"
 
 /* One scored play (internal to rollout.c; in the struct below only to keep its buffer). */

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 
 #include "cardbot/bot.h"
-#include "deal.h"
+#include "cardbot/game.h"
 
 typedef struct cb_situ {
     const cb_rules *rules;

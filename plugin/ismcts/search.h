@@ -38,7 +38,7 @@
 #include <stdint.h>
 
 #include "../common/belief.h"
-#include "../common/deal.h"
+#include "cardbot/game.h"
 #include "../common/policy.h"
 #include "../common/rollout.h"
 #include "../common/worlds.h"

@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "cardbot/bot.h"
-#include "../../plugin/common/deal.h"
+#include "cardbot/game.h"
 #include "../../plugin/common/policy.h"
 #include "../../plugin/common/worlds.h"
 #include "plugload.h"

@@ -1,5 +1,6 @@
-/* cardbot plugins — perfect-information deal played to the end (see deal.h). */
-#include "deal.h"
+/* cardbot — the play phase with all hands known (game.h: cb_deal). The one trick flow: the
+ * engine (engine.c), the view check and the plugins' play-outs all step through it. */
+#include "cardbot/game.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -101,51 +102,59 @@ static void record(cb_deal *g, int seat, cb_cards cards)
 
 static bool is_bomb(const cb_move *m) { return m->shape == CB_BOMB || m->shape == CB_ROCKET; }
 
-int cb_deal_step(cb_deal *g, const cb_move *m, char *why, size_t whylen)
+/* A pass by the seat to act (the caller made sure a trick is open). */
+static int step_pass(cb_deal *g, char *why, size_t whylen)
 {
-    if (g->winner >= 0) {
-        set_why(why, whylen, "the deal is over");
-        return -1;
-    }
     int seat = g->turn;
-    if (m->shape == CB_PASS || m->counts == 0) {
-        if (g->table_seat < 0) {
-            set_why(why, whylen, "pass while leading");
-            return -1;
-        }
-        if (g->check) {
-            cb_ctx ctx;
-            cb_deal_ctx(g, &ctx);
-            cb_move cls;
-            if (!cb_play_legal(g->rules, &ctx, 0, &cls, why, whylen))
-                return -1;
-        }
-        record(g, seat, 0);
-        cb_voids_on_pass(&g->voids, g->rules, seat, &g->table, cb_cards_size(g->hands[seat]));
-        g->steps++;
-        if (++g->npass >= 2) {
-            /* trick over: the table play stands */
-            if (is_bomb(&g->table))
-                g->bomb_tricks[g->table_seat]++;
-            g->turn = g->table_seat;
-            g->table_seat = -1;
-            g->npass = 0;
-        } else {
-            g->turn = next_seat(seat);
-        }
-        return 0;
-    }
-    cb_cards cards;
-    if (cb_cards_pick(g->hands[seat], m->counts, &cards) != 0) {
-        set_why(why, whylen, "cards not in hand");
+    if (g->table_seat < 0) {
+        set_why(why, whylen, "pass while leading");
         return -1;
     }
-    cb_move play = *m;
     if (g->check) {
         cb_ctx ctx;
         cb_deal_ctx(g, &ctx);
-        if (!cb_play_legal(g->rules, &ctx, m->counts, &play, why, whylen))
+        cb_move cls;
+        if (!cb_play_legal(g->rules, &ctx, 0, &cls, why, whylen))
             return -1;
+    }
+    record(g, seat, 0);
+    cb_voids_on_pass(&g->voids, g->rules, seat, &g->table, cb_cards_size(g->hands[seat]));
+    g->steps++;
+    if (++g->npass >= 2) {
+        /* trick over: the table play stands */
+        if (is_bomb(&g->table))
+            g->bomb_tricks[g->table_seat]++;
+        g->turn = g->table_seat;
+        g->table_seat = -1;
+        g->npass = 0;
+    } else {
+        g->turn = next_seat(seat);
+    }
+    return 0;
+}
+
+/* A play of these cards, read as *m when given. */
+static int step_play(cb_deal *g, cb_cards cards, const cb_move *m, char *why, size_t whylen)
+{
+    int seat = g->turn;
+    cb_move play;
+    if (m)
+        play = *m;
+    if (g->check || !m) {
+        cb_ctx ctx;
+        cb_deal_ctx(g, &ctx);
+        if (g->check && g->first_play && g->rules->game == CB_GAME_PDK && g->rules->spade3_first &&
+            (g->hands[seat] & cb_card_bit(cb_card_id(CB_RANK_3, CB_SUIT_S))) &&
+            !(cards & cb_card_bit(cb_card_id(CB_RANK_3, CB_SUIT_S)))) {
+            set_why(why, whylen, "the first play must hold the spade 3");
+            return -1;
+        }
+        if (g->check) {
+            if (!cb_play_legal(g->rules, &ctx, cb_counts_of(cards), &play, why, whylen))
+                return -1;
+        } else if (!cb_classify(g->rules, cb_counts_of(cards), &play, why, whylen)) {
+            return -1;
+        }
     }
     g->hands[seat] &= ~cards;
     g->played |= cards;
@@ -167,6 +176,37 @@ int cb_deal_step(cb_deal *g, const cb_move *m, char *why, size_t whylen)
     }
     g->turn = next_seat(seat);
     return 0;
+}
+
+int cb_deal_step(cb_deal *g, const cb_move *m, char *why, size_t whylen)
+{
+    if (g->winner >= 0) {
+        set_why(why, whylen, "the deal is over");
+        return -1;
+    }
+    if (m->shape == CB_PASS || m->counts == 0)
+        return step_pass(g, why, whylen);
+    cb_cards cards;
+    if (cb_cards_pick(g->hands[g->turn], m->counts, &cards) != 0) {
+        set_why(why, whylen, "cards not in hand");
+        return -1;
+    }
+    return step_play(g, cards, m, why, whylen);
+}
+
+int cb_deal_step_cards(cb_deal *g, cb_cards cards, const cb_move *m, char *why, size_t whylen)
+{
+    if (g->winner >= 0) {
+        set_why(why, whylen, "the deal is over");
+        return -1;
+    }
+    if (!cards)
+        return step_pass(g, why, whylen);
+    if (cards & ~g->hands[g->turn]) {
+        set_why(why, whylen, "cards not in hand");
+        return -1;
+    }
+    return step_play(g, cards, m, why, whylen);
 }
 
 int cb_deal_run(cb_deal *g, cb_deal_policy const pols[3], void *const users[3], int max_steps,
@@ -208,7 +248,7 @@ int cb_deal_points(const cb_deal *g, int delta[3])
             else
                 res.farmer_plays += g->plays[s];
         }
-        cb_ddz_settle(g->rules, &res, delta);
+        return cb_ddz_settle(g->rules, &res, delta);
     } else {
         cb_pdk_result res;
         memset(&res, 0, sizeof res);
@@ -221,7 +261,7 @@ int cb_deal_points(const cb_deal *g, int delta[3])
         }
         cb_pdk_settle(g->rules, &res, delta);
     }
-    return 0;
+    return 1;
 }
 
 void cb_deal_view(const cb_deal *g, const int bids[3], uint64_t seed, cb_view *v)
@@ -248,4 +288,5 @@ void cb_deal_view(const cb_deal *g, const int bids[3], uint64_t seed, cb_view *v
     v->table = g->table_seat >= 0 ? g->table_cards : 0;
     v->budget_ms = 1000;
     v->seed = seed;
+    v->first_bidder = -1;
 }

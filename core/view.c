@@ -1,0 +1,31 @@
+/* cardbot — views across ABI minors (cb_view_upgrade). The check of a view's contents is
+ * view_check.c. */
+#include "cardbot/game.h"
+
+#include <string.h>
+
+int cb_view_upgrade(const cb_view *in, cb_view *out)
+{
+    if (!in || !out || in->struct_size < CB_VIEW_SIZE_1_0)
+        return -1;
+    size_t n = in->struct_size < sizeof *out ? in->struct_size : sizeof *out;
+    cb_view v;
+    memset(&v, 0, sizeof v);
+    memcpy(&v, in, n);
+    if (n < sizeof v) {
+        /* ABI 1.0 had one field for "who bid first / led first". In DDZ hosts filled it with
+         * the first bidder (the first leader is always the landlord there); in PDK 包庄 is
+         * asked from the first leader, so the two are the same seat. */
+        const cb_rules *r = v.rules;
+        bool ddz = r && r->game == CB_GAME_DDZ;
+        if (ddz) {
+            v.first_bidder = v.first_seat;
+            v.first_seat = v.phase == CB_PHASE_PLAY ? v.landlord : -1;
+        } else {
+            v.first_bidder = (r && r->bao) ? v.first_seat : -1;
+        }
+    }
+    v.struct_size = sizeof v;
+    *out = v;
+    return 0;
+}

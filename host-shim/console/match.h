@@ -1,6 +1,5 @@
-/* cardbot match — the reference console host: the deal, bidding and play state machines of
- * both games and their settlement, driving every seat only through shim.h, as an external
- * server would. Games are independent: game g is a function of (seed, g) alone, so results do
+/* cardbot match — the reference console host: the game engine (game.h) deals, bids, plays and
+ * settles; every seat is driven only through shim.h, as an external server would. Games are independent: game g is a function of (seed, g) alone, so results do
  * not depend on --concurrency. */
 #ifndef CARDBOT_MATCH_H
 #define CARDBOT_MATCH_H
@@ -32,12 +31,13 @@ typedef struct cb_match_bid {
 
 typedef struct cb_match_game {
     int index, deal, rotation, redeals;
-    uint64_t seed;
+    uint64_t seed;             /* the match key the deal and view seeds come from */
     const char *strategy[3];   /* names, owned by the table's shim config (copied below) */
     char strategy_buf[3][48];
     cb_cards dealt[3];         /* hands as dealt (DDZ: before the bottom) */
     cb_cards bottom;
-    int first_seat;            /* first bidder / first leader */
+    int first_seat;            /* first leader (DDZ: the landlord) */
+    int first_bidder;          /* who bid first, -1 without bidding */
     cb_match_bid bids[8];
     int nbids;
     int landlord;              /* DDZ landlord, PDK 包庄 declarer, or -1 */

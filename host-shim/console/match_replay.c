@@ -54,6 +54,7 @@ char *cb_match_game_json(const cb_rules *r, const cb_match_game *gm)
     add_cards(b, "bottom", gm->bottom);
     add_int(b, "redeals", gm->redeals);
     add_int(b, "first_seat", gm->first_seat);
+    add_int(b, "first_bidder", gm->first_bidder);
     json_builder_set_member_name(b, "bids");
     json_builder_begin_array(b);
     for (int i = 0; i < gm->nbids; i++) {

@@ -135,6 +135,11 @@ void cb_deal_view(const cb_deal *g, const int bids[3], uint64_t seed, cb_view *v
  * with struct_size below sizeof(cb_view) is read as cb_view_upgrade reads it. */
 int cb_view_check(const cb_rules *r, const cb_view *v, char *err, size_t errlen);
 
+/* The bids the deciding seat may make in a bid-phase view, increasing (DDZ 叫分: 0 and the
+ * scores above the highest so far; rob: 0 and 1 (call) or 2 (rob); PDK 包庄: 0 and 1).
+ * Returns how many and writes up to cap; 0 for a view cb_view_check refuses or a play view. */
+int cb_view_legal_bids(const cb_view *v, int32_t *out, int cap);
+
 /* Copy a host's view of any known size into *out at this library's size: members beyond
  * in->struct_size take their defaults (zero, except first_bidder: a 1.0 view's first_seat
  * meant "who bid first" in DDZ, so a 1.0 DDZ view gives first_bidder = first_seat and

@@ -1,6 +1,8 @@
 /* cardbot plugins — shared ABI chores (see decision.h). */
 #include "decision.h"
 
+#include "cardbot/game.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -29,4 +31,20 @@ void cb_plug_deliver(cb_decision *out, const cb_decision *d)
         return;
     memcpy((char *)out + sizeof out->struct_size, (const char *)d + sizeof d->struct_size,
            size - sizeof d->struct_size);
+}
+
+int cb_plug_ddz_bid(const cb_view *v, int want)
+{
+    int32_t ok[4];
+    int n = cb_view_legal_bids(v, ok, 4);
+    if (v->rules->rob) {
+        /* 0 and one of 1 (call) / 2 (rob): the second needs the stronger hand */
+        if (n == 2 && want >= ok[1])
+            return ok[1];
+        return 0;
+    }
+    for (int i = 0; i < n; i++)
+        if (ok[i] == want)
+            return want;
+    return 0;
 }

@@ -14,5 +14,9 @@ bool cb_plug_view_ok(const cb_view *v);
 void cb_plug_decision_init(cb_decision *d);
 /* Copy d into out, writing only members inside out->struct_size (0: the host did not say). */
 void cb_plug_deliver(cb_decision *out, const cb_decision *d);
+/* A DDZ bid from the score a strategy would bid (0..3), legal for the view: 叫分 bids the
+ * score when it tops the highest so far, else passes; 叫/抢地主 (rules->rob) calls at a score
+ * of 1 or more and robs at 2 or more (a rob doubles the stake). */
+int cb_plug_ddz_bid(const cb_view *v, int want);
 
 #endif

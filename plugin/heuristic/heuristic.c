@@ -121,7 +121,7 @@ static int heur_decide_bid(void *inst, const cb_view *v, cb_decision *out)
         for (int b = 1; b <= 3; b++)
             if (sc >= th[b - 1] - shift)
                 want = b;
-        d.bid = want > high ? want : 0;
+        d.bid = cb_plug_ddz_bid(v, want);
         snprintf(d.explain, sizeof d.explain, "strength %.1f (plays %d, bombs %d, 2s %d, jokers %d): %s %d",
                  sc, st.min_hands, st.bombs, st.twos, st.jokers, d.bid ? "bid" : "pass", d.bid);
     } else {

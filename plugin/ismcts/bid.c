@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ismcts.h"
+#include "../common/decision.h"
 
 int ism_decide_bid(ism *m, const cb_view *v, cb_decision *d)
 {
@@ -39,7 +40,7 @@ int ism_decide_bid(ism *m, const cb_view *v, cb_decision *d)
             snprintf(d->explain, sizeof d->explain, "包庄 already declared");
             return 0;
         }
-    } else if (high >= 3) {
+    } else if (high >= 3 && !r->rob) {
         d->bid = 0;
         snprintf(d->explain, sizeof d->explain, "bid 3 already made");
         return 0;
@@ -93,7 +94,7 @@ int ism_decide_bid(ism *m, const cb_view *v, cb_decision *d)
         for (int k = 1; k <= 3; k++)
             if (p >= m->p.bid[k - 1])
                 want = k;
-        d->bid = want > high ? want : 0;
+        d->bid = cb_plug_ddz_bid(v, want);
         if (d->bid)
             snprintf(d->explain, sizeof d->explain, "P(landlord wins) %.2f over %d deals, %.0f ms: bid %d (high %d)", p, n,
                      ms, d->bid, high);

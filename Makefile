@@ -60,12 +60,16 @@ SUPPORT_SRC := $(wildcard tests/support/*.c)
 SUPPORT_OBJ := $(SUPPORT_SRC:%.c=$(B)/%.o)
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
+# Script tests (shell, Python): copied to $(B)/tests/test_NAME and run like the binaries, with
+# CB_BUILD set to the build directory (tests/run.sh); they exit 0 when they pass.
+SCRIPT_TEST_SRC := $(wildcard tests/test_*.sh tests/test_*.py)
+SCRIPT_TEST := $(patsubst tests/%,$(B)/tests/%,$(basename $(SCRIPT_TEST_SRC)))
 BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
 BENCH_SUPPORT_SRC := $(wildcard bench/support/*.c)
 BENCH_SUPPORT_OBJ := $(BENCH_SUPPORT_SRC:%.c=$(B)/%.o)
 
-.PHONY: all build deps deps-check check test bench bench-run clean match
+.PHONY: all build deps deps-check check test bench bench-run clean match install uninstall
 # Top-level targets install what is missing first, then build in a sub-make, so pkg-config is
 # asked for flags only after the packages exist.
 all: deps-check
@@ -150,7 +154,14 @@ check: deps-check
 	$(MAKE) --no-print-directory V=asan test
 	@sh tests/tally.sh build/plain/tests.log build/asan/tests.log
 
-test: build $(TEST_BIN) $(TPLUG_SO)
+$(B)/tests/test_%: tests/test_%.sh
+	@mkdir -p $(dir $@)
+	cp $< $@ && chmod +x $@
+$(B)/tests/test_%: tests/test_%.py
+	@mkdir -p $(dir $@)
+	cp $< $@ && chmod +x $@
+
+test: build $(TEST_BIN) $(SCRIPT_TEST) $(TPLUG_SO)
 	@sh tests/run.sh $(B) | tee $(B)/tests.log
 
 bench: deps-check
@@ -167,5 +178,7 @@ match: deps-check
 
 clean:
 	rm -rf build
+
+include mk/install.mk
 
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -18,20 +18,35 @@
  * strategy's parameters checked — and the old one stays if anything fails. A successful
  * reload bumps the shim's generation; each live table notices at its next decision, destroys
  * its instances and creates new ones from the new config (the old config, and the plugin code
- * its instances run, stays loaded until its last table has switched). A reload may not change
- * the rules: hosts keep the cb_shim_rules pointer for the shim's whole life.
+ * its instances run, stays loaded until its last table has switched). A plugin file that did
+ * not change is shared with the old config; a changed one is loaded anew, beside the old code
+ * (shim_loader.c). A reload may not change the rules: hosts keep the cb_shim_rules pointer
+ * for the shim's whole life.
+ *
+ * The host's side of the ABI: a view is copied at the host's struct_size and upgraded to ours
+ * (cb_view_upgrade), a decision is written at the host's struct_size, and every refusal (< 0)
+ * leaves its reason in the table for cb_table_last_error.
  */
 #include "shim_int.h"
 #include "shim_process.h"
 
+#include "cardbot/game.h"
+
 #include <math.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #define NONE_NAME "(none)"
 #define NSLOTS (CB_MAX_SEATS + 2) /* each seat's strategy, the fallback, "(none)" */
+#define ERR_MAX 256 /* cb_table_last_error's text */
+/* The decision of ABI 1.0, which a host's struct_size 0 stands for: this build's cb_decision
+ * (a later minor that grows it must keep this number at the 1.0 size). */
+#define DEC_SIZE_1_0 sizeof(cb_decision)
+/* The smallest decision a host may ask for: every member before the text. */
+#define DEC_SIZE_MIN offsetof(cb_decision, explain)
 
 typedef struct table_seat {
     int strat;       /* index in conf->strat, -1 = none */
@@ -53,6 +68,9 @@ struct cb_table {
     shim_slot slots[NSLOTS];
     shim_cls_cache cls;
     cb_table *prev, *next; /* the shim's live tables, under the shim's lock */
+    /* the last refusal's reason (cb_table_last_error); written by the table's own calls only,
+     * "const" getters included: it is not part of the table's logical state */
+    char err[ERR_MAX];
 };
 
 struct cb_shim {
@@ -62,11 +80,19 @@ struct cb_shim {
      * glib's GMutex is a bare futex that ThreadSanitizer cannot see, so every lock-protected
      * access would be reported as a race and a real one would drown. */
     pthread_mutex_t lock;
+    /* serialises reloads (taken before lock, never under it): each new conf is built against
+     * the one it replaces, which decides what plugin code it can share, and gets the next
+     * generation number */
+    pthread_mutex_t reload_lock;
     shim_conf *conf;
-    atomic_uint gen;
+    atomic_uint gen;       /* conf->gen of the current conf */
     cb_rules rules;        /* fixed at open: view->rules may point here for the shim's life */
     GArray *totals;        /* cb_strategy_stats of freed / switched tables */
     cb_table *tables;
+    /* every string handed to the host by cb_table_strategy / cb_table_seat_info, interned so
+     * that it outlives the conf or plugin it came from (until the shim is released); under
+     * lock */
+    GHashTable *strs;
 };
 
 const char *cb_strerror(int code)
@@ -92,27 +118,58 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* ---- refusals ---- */
+
+/* Record why a call on t is refused and return code (< 0). */
+__attribute__((format(printf, 3, 4)))
+static int refuse(cb_table *t, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t->err, sizeof t->err, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
 /* ---- shim ---- */
 
+/* Under the shim's lock: the interned copy of str (NULL stays NULL). */
+static const char *intern(cb_shim *s, const char *str)
+{
+    if (!str)
+        return NULL;
+    char *k = g_hash_table_lookup(s->strs, str);
+    if (!k) {
+        k = g_strdup(str);
+        g_hash_table_add(s->strs, k);
+    }
+    return k;
+}
+
+/* Under the shim's lock: a new current conf. */
 static void touch_conf(cb_shim *s, const shim_conf *c)
 {
-    for (int i = 0; i < c->nstrat; i++)
+    for (int i = 0; i < c->nstrat; i++) {
         shim_totals_touch(s->totals, c->strat[i].name);
+        intern(s, c->strat[i].name);
+    }
 }
 
 cb_shim *cb_shim_open(const char *config_path, char *err, size_t errlen)
 {
-    shim_conf *c = shim_conf_load(config_path, err, errlen);
+    shim_conf *c = shim_conf_load(config_path, NULL, 1, err, errlen);
     if (!c)
         return NULL;
     cb_shim *s = g_new0(cb_shim, 1);
     atomic_init(&s->refs, 1);
     s->path = g_strdup(config_path);
     pthread_mutex_init(&s->lock, NULL);
+    pthread_mutex_init(&s->reload_lock, NULL);
     s->conf = c;
-    atomic_init(&s->gen, 1);
+    atomic_init(&s->gen, c->gen);
     s->rules = c->rules;
     s->totals = g_array_new(FALSE, TRUE, sizeof(cb_strategy_stats));
+    s->strs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     touch_conf(s, c);
     return s;
 }
@@ -123,6 +180,8 @@ static void shim_unref(cb_shim *s)
         return;
     shim_conf_unref(s->conf);
     g_array_free(s->totals, TRUE);
+    g_hash_table_destroy(s->strs);
+    pthread_mutex_destroy(&s->reload_lock);
     pthread_mutex_destroy(&s->lock);
     g_free(s->path);
     g_free(s);
@@ -142,23 +201,32 @@ int cb_shim_reload(cb_shim *s, char *err, size_t errlen)
             snprintf(err, errlen, "cb_shim_reload: no shim");
         return -1;
     }
-    shim_conf *nc = shim_conf_load(s->path, err, errlen);
-    if (!nc)
+    pthread_mutex_lock(&s->reload_lock);
+    pthread_mutex_lock(&s->lock);
+    shim_conf *prev = shim_conf_ref(s->conf);
+    pthread_mutex_unlock(&s->lock);
+    shim_conf *nc = shim_conf_load(s->path, prev, prev->gen + 1, err, errlen);
+    shim_conf_unref(prev);
+    if (!nc) {
+        pthread_mutex_unlock(&s->reload_lock);
         return -1;
+    }
     if (!cb_rules_equal(&nc->rules, &s->rules)) {
         if (err && errlen)
             snprintf(err, errlen, "%s: [game] rules: a reload cannot change the rules "
                      "(they were %s with the flags at open; reopen the shim to change them)",
                      s->path, s->rules.preset);
         shim_conf_unref(nc);
+        pthread_mutex_unlock(&s->reload_lock);
         return -1;
     }
     pthread_mutex_lock(&s->lock);
     shim_conf *old = s->conf;
     s->conf = nc;
-    atomic_fetch_add_explicit(&s->gen, 1, memory_order_release);
+    atomic_store_explicit(&s->gen, nc->gen, memory_order_release);
     touch_conf(s, nc);
     pthread_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->reload_lock);
     shim_conf_unref(old);
     return 0;
 }
@@ -329,11 +397,74 @@ void cb_table_free(cb_table *t)
     shim_unref(s);
 }
 
+/* What the table's next decision runs: the shim's current conf (the table switches to it
+ * then when it is not its own yet). Under the shim's lock. */
+static int next_strategy(const cb_table *t, int seat)
+{
+    int seats[CB_MAX_SEATS];
+    shim_conf_seating(t->shim->conf, t->id, seats);
+    return seats[seat];
+}
+
 const char *cb_table_strategy(const cb_table *t, int seat)
 {
-    if (!t || seat < 0 || seat >= t->nseats || t->seat[seat].strat < 0)
+    if (!t || seat < 0 || seat >= t->nseats)
         return NULL;
-    return t->conf->strat[t->seat[seat].strat].name;
+    cb_shim *s = t->shim;
+    pthread_mutex_lock(&s->lock);
+    int si = next_strategy(t, seat);
+    const char *name = si >= 0 ? intern(s, s->conf->strat[si].name) : NULL;
+    pthread_mutex_unlock(&s->lock);
+    return name;
+}
+
+const char *cb_table_last_error(const cb_table *t)
+{
+    return t ? t->err : "cb_table_last_error: no table";
+}
+
+int cb_table_seat_info(const cb_table *ct, int seat, cb_seat_info *out)
+{
+    if (!ct)
+        return CB_ERR_ARG;
+    cb_table *t = (cb_table *)ct; /* only its error text changes (see struct cb_table) */
+    t->err[0] = '\0';
+    if (!out)
+        return refuse(t, CB_ERR_ARG, "out: NULL");
+    if (out->struct_size < CB_SEAT_INFO_SIZE_1_1)
+        return refuse(t, CB_ERR_ARG, "out->struct_size: %u bytes, less than the first "
+                      "cb_seat_info (%u)", (unsigned)out->struct_size, (unsigned)CB_SEAT_INFO_SIZE_1_1);
+    if (seat < 0 || seat >= t->nseats)
+        return refuse(t, CB_ERR_ARG, "seat: %d, the table has seats 0..%d", seat, t->nseats - 1);
+    cb_seat_info si;
+    memset(&si, 0, sizeof si);
+    cb_shim *s = t->shim;
+    pthread_mutex_lock(&s->lock);
+    const shim_conf *c = s->conf;
+    si.isolation = c->isolation;
+    si.config_gen = c->gen;
+    si.pending = t->conf != c;
+    int k = next_strategy(t, seat);
+    if (k >= 0) {
+        const shim_plugin *p = c->strat[k].plugin;
+        si.strategy = intern(s, c->strat[k].name);
+        si.plugin_path = intern(s, p->path);
+        si.plugin_name = intern(s, p->bot->name ? p->bot->name : "");
+        si.plugin_version = intern(s, p->bot->version ? p->bot->version : "");
+        si.load_gen = p->gen;
+        si.file_dev = p->id.dev;
+        si.file_ino = p->id.ino;
+        si.file_size = p->id.size;
+        si.file_mtime_sec = p->id.mtime_sec;
+        si.file_mtime_nsec = p->id.mtime_nsec;
+        si.private_copy = p->private_copy;
+        memcpy(si.sha256, p->sha256, sizeof si.sha256);
+    }
+    pthread_mutex_unlock(&s->lock);
+    size_t n = out->struct_size < sizeof si ? out->struct_size : sizeof si;
+    si.struct_size = (uint32_t)n;
+    memcpy(out, &si, n);
+    return 0;
 }
 
 /* After a reload: switch to the new config before this decision. A create() that fails now
@@ -422,30 +553,113 @@ static int ask(const shim_conf *c, int s, void *inst, const cb_view *v, const sh
     return CB_OK;
 }
 
+/* The first member where two rule sets differ (for the message), NULL when none is named. */
+static const char *rules_diff(const cb_rules *a, const cb_rules *b)
+{
+#define DIFF(m) \
+    if (a->m != b->m) \
+        return #m
+    DIFF(game);
+    if (strncmp(a->preset, b->preset, sizeof a->preset) != 0)
+        return "preset";
+    DIFF(deck); DIFF(players); DIFF(hand_size); DIFF(bottom); DIFF(min_pair_chain);
+    DIFF(short_triple); DIFF(four_with); DIFF(aaa_bomb); DIFF(rocket_kickers);
+    DIFF(four_two_same); DIFF(must_beat); DIFF(must_beat_bomb); DIFF(spade3_first);
+    DIFF(warn_single); DIFF(rob); DIFF(card_points); DIFF(spring_double); DIFF(bomb_points);
+    DIFF(bao); DIFF(bao_points);
+#undef DIFF
+    return NULL;
+}
+
+/* Our copy of the host's view: read at the host's struct_size, never beyond, with the
+ * table's rules for NULL ones, upgraded to this build's cb_view. 0, or a refusal. */
+static int take_view(cb_table *t, const cb_view *view, cb_view *v)
+{
+    uint32_t size = view->struct_size;
+    if (size < CB_VIEW_SIZE_1_0)
+        return refuse(t, CB_ERR_VIEW, "struct_size: %u bytes, less than an ABI 1.0 view (%u)",
+                      (unsigned)size, (unsigned)CB_VIEW_SIZE_1_0);
+    cb_view in;
+    memset(&in, 0, sizeof in);
+    memcpy(&in, view, size < sizeof in ? size : sizeof in);
+    const cb_rules *tr = &t->shim->rules;
+    /* before the upgrade: it reads rules->game to give first_bidder its 1.0 meaning */
+    if (!in.rules) {
+        in.rules = tr;
+    } else if (in.rules != tr && !cb_rules_equal(in.rules, tr)) {
+        const char *m = rules_diff(in.rules, tr);
+        if (m && strcmp(m, "preset") == 0)
+            return refuse(t, CB_ERR_VIEW, "rules: the view's rules are %.16s, the table's %s",
+                          in.rules->preset, tr->preset);
+        return refuse(t, CB_ERR_VIEW, "rules: the view's rules differ from the table's (%s) in %s",
+                      tr->preset, m ? m : "a member this shim cannot name");
+    }
+    if (in.nseats != t->nseats)
+        return refuse(t, CB_ERR_VIEW, "nseats: %d, the table has %d seats", (int)in.nseats, t->nseats);
+    if (in.seat < 0 || in.seat >= t->nseats) /* the view check says so too; we index by it */
+        return refuse(t, CB_ERR_VIEW, "seat: %d is not a seat of this table (0..%d)", (int)in.seat,
+                      t->nseats - 1);
+    if (cb_view_upgrade(&in, v) != 0) /* cannot happen: the size was checked */
+        return refuse(t, CB_ERR_VIEW, "struct_size: %u bytes: cb_view_upgrade refused it", (unsigned)size);
+    return 0;
+}
+
+/* How many bytes of *out the host lets us write. 0, or a refusal. */
+static int out_size(cb_table *t, const cb_decision *out, size_t *n)
+{
+    size_t want = out->struct_size ? out->struct_size : DEC_SIZE_1_0;
+    if (want < DEC_SIZE_MIN)
+        return refuse(t, CB_ERR_ARG, "out->struct_size: %u bytes, less than the smallest decision "
+                      "the shim writes (%zu; 0 means the ABI 1.0 size, %zu)",
+                      (unsigned)out->struct_size, (size_t)DEC_SIZE_MIN, (size_t)DEC_SIZE_1_0);
+    *n = want < sizeof(cb_decision) ? want : sizeof(cb_decision);
+    return 0;
+}
+
+/* Hand d to the host: n bytes, struct_size = n, the text NUL-terminated inside them. */
+static void put_out(cb_decision *out, cb_decision d, size_t n)
+{
+    d.struct_size = (uint32_t)n;
+    size_t at = offsetof(cb_decision, explain);
+    if (n > at && n < at + sizeof d.explain)
+        d.explain[n - at - 1] = '\0';
+    memcpy(out, &d, n);
+}
+
 static int decide(cb_table *t, const cb_view *view, cb_decision *out, int phase)
 {
-    if (!t || !view || !out)
+    if (!t)
         return CB_ERR_ARG;
-    if (view->struct_size < sizeof(cb_view))
-        return CB_ERR_VIEW;
-    table_refresh(t);
-    const shim_conf *c = t->conf;
-
-    /* our own copy: the size this shim knows, the config's rules when the host gave none,
-     * and the budget capped by the config's */
-    cb_view v = *view;
-    v.struct_size = sizeof v;
-    if (!v.rules)
-        v.rules = &t->shim->rules;
-    if (v.budget_ms == 0 || v.budget_ms > c->budget_ms)
-        v.budget_ms = c->budget_ms;
-    shim_play_check pc;
-    shim_play_check *ppc = phase == CB_PHASE_PLAY ? &pc : NULL;
-    int rc = shim_view_check(&v, phase, ppc, &t->cls, NULL, 0);
+    t->err[0] = '\0';
+    if (!view)
+        return refuse(t, CB_ERR_ARG, "view: NULL");
+    if (!out)
+        return refuse(t, CB_ERR_ARG, "out: NULL");
+    size_t outn = 0;
+    int rc = out_size(t, out, &outn);
     if (rc != 0)
         return rc;
-    if (v.nseats != t->nseats)
-        return CB_ERR_VIEW;
+    /* our own copy: the size this shim knows, the config's rules when the host gave none */
+    cb_view v;
+    rc = take_view(t, view, &v);
+    if (rc != 0)
+        return rc;
+    shim_play_check pc;
+    shim_play_check *ppc = phase == CB_PHASE_PLAY ? &pc : NULL;
+    rc = shim_view_check(&v, phase, ppc, &t->cls, t->err, sizeof t->err);
+    if (rc != 0) {
+        if (!t->err[0])
+            snprintf(t->err, sizeof t->err, "view: refused by the view check (%s view)",
+                     phase == CB_PHASE_PLAY ? "play" : "bid");
+        return rc < 0 ? rc : CB_ERR_VIEW;
+    }
+    t->err[0] = '\0'; /* a checker may leave text behind on success */
+
+    /* a refused call changed nothing; from here the call answers, so the table may switch */
+    table_refresh(t);
+    const shim_conf *c = t->conf;
+    if (v.budget_ms == 0 || v.budget_ms > c->budget_ms)
+        v.budget_ms = c->budget_ms;
 
     table_seat *ts = &t->seat[v.seat];
     cb_decision d;
@@ -462,7 +676,7 @@ static int decide(cb_table *t, const cb_view *view, cb_decision *out, int phase)
     }
     shim_slot_record(ts->slot, ns, reason);
     if (answered) {
-        *out = d;
+        put_out(out, d, outn);
         return reason;
     }
 
@@ -497,7 +711,7 @@ static int decide(cb_table *t, const cb_view *view, cb_decision *out, int phase)
     snprintf(text, sizeof text, "fallback %s for %s (%s: %s)", by,
              ts->strat >= 0 ? c->strat[ts->strat].name : NONE_NAME, cb_strerror(reason), why);
     g_strlcpy(d.explain, text, sizeof d.explain);
-    *out = d;
+    put_out(out, d, outn);
     return reason;
 }
 

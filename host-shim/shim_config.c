@@ -16,6 +16,11 @@
  * The whole conf is built before anyone sees it, so a failed load changes nothing (the
  * reload keeps the old conf, nginx style). Each strategy's parameters are checked by
  * creating one instance and destroying it again.
+ *
+ * Plugins across reloads: a path whose file still has the identity (dev, inode, size, mtime)
+ * the running conf loaded shares that loaded plugin; a changed file is loaded again — its new
+ * bytes, under a name of their own when the old object still holds the path's (shim_loader.c)
+ * — so a reload deploys a rebuilt plugin, and an untouched one keeps its code and state.
  */
 #include "shim_int.h"
 #include "shim_process.h"
@@ -53,7 +58,7 @@ static char *default_plugin_dir(void)
 {
     Dl_info info;
     void *self;
-    shim_conf *(*fn)(const char *, char *, size_t) = shim_conf_load;
+    shim_conf *(*fn)(const char *, const shim_conf *, unsigned, char *, size_t) = shim_conf_load;
     memcpy(&self, &fn, sizeof self);
     if (dladdr(self, &info) && info.dli_fname && info.dli_fname[0]) {
         char *dir = g_path_get_dirname(info.dli_fname);
@@ -254,21 +259,34 @@ static int load_rules(GKeyFile *kf, shim_conf *c, char *err, size_t errlen)
     return rc;
 }
 
-static shim_plugin *conf_plugin(shim_conf *c, const char *path, char *perr, size_t perrlen)
+/* The plugin at path: shared with another strategy of this conf, or with the running conf
+ * (prev) when the file there is still the one it loaded, else loaded now. */
+static shim_plugin *conf_plugin(shim_conf *c, const shim_conf *prev, const char *path,
+                                char *perr, size_t perrlen)
 {
     for (guint i = 0; i < c->plugins->len; i++) {
         shim_plugin *p = g_ptr_array_index(c->plugins, i);
         if (strcmp(p->path, path) == 0)
             return p;
     }
-    shim_plugin *p = shim_plugin_load(path, perr, perrlen);
+    shim_file_id now;
+    if (prev && shim_file_id_of(path, &now) == 0) {
+        for (guint i = 0; i < prev->plugins->len; i++) {
+            shim_plugin *p = g_ptr_array_index(prev->plugins, i);
+            if (strcmp(p->path, path) == 0 && shim_file_id_equal(&p->id, &now)) {
+                g_ptr_array_add(c->plugins, shim_plugin_ref(p));
+                return p;
+            }
+        }
+    }
+    shim_plugin *p = shim_plugin_load(path, c->gen, perr, perrlen);
     if (p)
         g_ptr_array_add(c->plugins, p);
     return p;
 }
 
-static int load_strategy(GKeyFile *kf, shim_conf *c, const char *group, const char *plugin_dir,
-                         char *err, size_t errlen)
+static int load_strategy(GKeyFile *kf, shim_conf *c, const shim_conf *prev, const char *group,
+                         const char *plugin_dir, char *err, size_t errlen)
 {
     const char *name = group + strlen("strategy.");
     if (!valid_name(name)) {
@@ -292,7 +310,7 @@ static int load_strategy(GKeyFile *kf, shim_conf *c, const char *group, const ch
                                  : g_strdup_printf("%s/%s.so", plugin_dir, pv);
     g_free(pv);
     char perr[640];
-    shim_plugin *p = conf_plugin(c, path, perr, sizeof perr);
+    shim_plugin *p = conf_plugin(c, prev, path, perr, sizeof perr);
     g_free(path);
     if (!p) {
         conf_err(err, errlen, c->file, group, "plugin", "%s", perr);
@@ -439,7 +457,7 @@ static bool known_group(const char *g)
     return g_str_has_prefix(g, "strategy.") || g_str_has_prefix(g, "table.");
 }
 
-static int conf_build(GKeyFile *kf, shim_conf *c, char *err, size_t errlen)
+static int conf_build(GKeyFile *kf, shim_conf *c, const shim_conf *prev, char *err, size_t errlen)
 {
     gsize ng = 0;
     char **groups = g_key_file_get_groups(kf, &ng);
@@ -462,7 +480,7 @@ static int conf_build(GKeyFile *kf, shim_conf *c, char *err, size_t errlen)
     c->strat = g_new0(shim_strategy, ng ? ng : 1);
     for (gsize i = 0; i < ng; i++)
         if (g_str_has_prefix(groups[i], "strategy.") &&
-            load_strategy(kf, c, groups[i], plugin_dir, err, errlen) != 0)
+            load_strategy(kf, c, prev, groups[i], plugin_dir, err, errlen) != 0)
             goto out;
 
     if (fallback) {
@@ -498,7 +516,8 @@ out:
     return rc;
 }
 
-shim_conf *shim_conf_load(const char *path, char *err, size_t errlen)
+shim_conf *shim_conf_load(const char *path, const shim_conf *prev, unsigned gen, char *err,
+                          size_t errlen)
 {
     if (err && errlen)
         err[0] = '\0';
@@ -509,11 +528,12 @@ shim_conf *shim_conf_load(const char *path, char *err, size_t errlen)
     shim_conf *c = g_new0(shim_conf, 1);
     atomic_init(&c->refs, 1);
     c->file = g_strdup(path);
+    c->gen = gen;
     c->budget_ms = 1000;
     c->fallback = -1;
     for (int i = 0; i < CB_MAX_SEATS; i++)
         c->seats[i] = -1;
-    c->plugins = g_ptr_array_new_with_free_func((GDestroyNotify)shim_plugin_unload);
+    c->plugins = g_ptr_array_new_with_free_func((GDestroyNotify)shim_plugin_unref);
     c->tables = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
     c->kv = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 
@@ -528,7 +548,7 @@ shim_conf *shim_conf_load(const char *path, char *err, size_t errlen)
         g_clear_error(&ge);
         rc = -1;
     } else {
-        rc = conf_build(kf, c, err, errlen);
+        rc = conf_build(kf, c, prev, err, errlen);
     }
     g_key_file_free(kf);
     if (rc != 0) {

@@ -5,17 +5,68 @@
  * exports cb_plugin_entry; the entry returns a table; the table's ABI major is ours; the table
  * is at least as large as the members this shim calls; the functions we cannot do without are
  * there. A refused plugin is dlclose'd again.
+ *
+ * Loading new bytes at an old path. dlopen() finds an object by its name first: while a
+ * config that loaded PATH is alive (a reload keeps the old one until its last table has
+ * switched), dlopen(PATH) returns that old object even when a new build has been renamed over
+ * PATH, and the new code would never run. So each load reads the file through one descriptor
+ * (its fstat is the identity recorded, its bytes are hashed) and asks dlopen with RTLD_NOLOAD
+ * whether the name is taken. When it is, the object behind it is compared with the file (the
+ * dev/inode of its mapping in /proc/self/maps): the same file is simply shared; another one
+ * means the bytes are copied into a memfd and loaded as /proc/self/fd/N — a name nobody else
+ * uses, so old and new code are live side by side until the old config goes. Such a copy
+ * loses nothing a plugin relies on (the plugins' only dependency, libcardbot.so.1, is found
+ * already loaded by its soname), but $ORIGIN in a plugin's own RUNPATH then names
+ * /proc/self/fd: a plugin that needs a private library next to it must be deployed under a
+ * new file name instead. The normal case — a first load — is a plain dlopen of the path.
+ * Where /proc/self/maps cannot vouch for the object (no /proc; or an overlay file system,
+ * whose mappings show the lower file's device), a taken name counts as other bytes: the cost
+ * is a private copy where sharing would have done, never old code for a new file.
  */
 #include "shim_int.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 /* The members this shim calls: everything up to decide_play. */
 #define BOT_MIN_SIZE (offsetof(cb_bot, decide_play) + sizeof(((cb_bot *)0)->decide_play))
+/* dlopen of a private copy whose /proc/self/fd name a lingering object (one its plugin made
+ * undeletable) still holds: retried under other descriptor numbers this many times. */
+#define COPY_TRIES 4
+
+static void id_of_stat(const struct stat *st, shim_file_id *id)
+{
+    id->dev = (uint64_t)st->st_dev;
+    id->ino = (uint64_t)st->st_ino;
+    id->size = (int64_t)st->st_size;
+    id->mtime_sec = (int64_t)st->st_mtim.tv_sec;
+    id->mtime_nsec = (int64_t)st->st_mtim.tv_nsec;
+}
+
+int shim_file_id_of(const char *path, shim_file_id *id)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return -1;
+    id_of_stat(&st, id);
+    return 0;
+}
+
+bool shim_file_id_equal(const shim_file_id *a, const shim_file_id *b)
+{
+    return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+           a->mtime_sec == b->mtime_sec && a->mtime_nsec == b->mtime_nsec;
+}
 
 __attribute__((format(printf, 4, 5)))
 static shim_plugin *refuse(void *dl, char *err, size_t errlen, const char *fmt, ...)
@@ -31,57 +82,253 @@ static shim_plugin *refuse(void *dl, char *err, size_t errlen, const char *fmt, 
     return NULL;
 }
 
-shim_plugin *shim_plugin_load(const char *path, char *err, size_t errlen)
+/* dlerror()'s text without the leading "NAME: " glibc repeats. */
+static const char *dl_message(const char *name)
 {
-    dlerror(); /* clear a stale message */
-    void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!dl) {
-        const char *e = dlerror();
-        if (!e)
-            e = "unknown error";
-        /* glibc starts its message with the path again: say it once */
-        size_t n = strlen(path);
-        if (strncmp(e, path, n) == 0 && e[n] == ':' && e[n + 1] == ' ')
-            e += n + 2;
-        return refuse(NULL, err, errlen, "cannot load %s: %s", path, e);
+    const char *e = dlerror();
+    if (!e)
+        return "unknown error";
+    size_t n = strlen(name);
+    if (strncmp(e, name, n) == 0 && e[n] == ':' && e[n + 1] == ' ')
+        e += n + 2;
+    return e;
+}
+
+/* Is the object dl mapped from the file id? 1 yes, 0 no, -1 cannot tell (no /proc). Its
+ * dynamic section lies in a mapping of its file; /proc/self/maps names that file's device
+ * and inode. */
+static int object_is_file(void *dl, const shim_file_id *id)
+{
+    struct link_map *lm = NULL;
+    if (dlinfo(dl, RTLD_DI_LINKMAP, &lm) != 0 || !lm || !lm->l_ld)
+        return -1;
+    uintptr_t addr = (uintptr_t)lm->l_ld;
+    FILE *fp = fopen("/proc/self/maps", "re");
+    if (!fp)
+        return -1;
+    int res = -1;
+    char *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, fp) > 0) {
+        unsigned long lo, hi, off, ino;
+        unsigned maj, min;
+        char perms[8];
+        if (sscanf(line, "%lx-%lx %7s %lx %x:%x %lu", &lo, &hi, perms, &off, &maj, &min, &ino) != 7)
+            continue;
+        if (addr < lo || addr >= hi)
+            continue;
+        res = maj == major((dev_t)id->dev) && min == minor((dev_t)id->dev) && ino == id->ino;
+        break;
     }
+    free(line);
+    fclose(fp);
+    return res;
+}
+
+/* Read all of fd, hashing it into sha (hex) and, when to >= 0, copying it there. 0 or errno. */
+static int read_file(int fd, int to, char sha[65])
+{
+    GChecksum *ck = g_checksum_new(G_CHECKSUM_SHA256);
+    enum { CHUNK = 1 << 16 };
+    unsigned char *buf = g_malloc(CHUNK);
+    int rc = 0;
+    for (;;) {
+        ssize_t n = read(fd, buf, CHUNK);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            rc = errno;
+            break;
+        }
+        if (n == 0)
+            break;
+        g_checksum_update(ck, buf, (gssize)n);
+        for (ssize_t done = 0; to >= 0 && done < n;) {
+            ssize_t w = write(to, buf + done, (size_t)(n - done));
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0) {
+                rc = w < 0 ? errno : EIO;
+                break;
+            }
+            done += w;
+        }
+        if (rc)
+            break;
+    }
+    g_strlcpy(sha, g_checksum_get_string(ck), 65);
+    g_free(buf);
+    g_checksum_free(ck);
+    return rc;
+}
+
+/* dlopen the memfd copy under a /proc/self/fd name that really is this copy. On success the
+ * handle, *memfd possibly moved to another number. NULL with dlerror's text in msg. */
+static void *open_copy(int *memfd, char *msg, size_t msglen)
+{
+    struct stat st;
+    shim_file_id cid;
+    if (fstat(*memfd, &st) != 0) {
+        snprintf(msg, msglen, "fstat of its copy: %s", strerror(errno));
+        return NULL;
+    }
+    id_of_stat(&st, &cid);
+    for (int k = 0; k < COPY_TRIES; k++) {
+        char name[40];
+        snprintf(name, sizeof name, "/proc/self/fd/%d", *memfd);
+        dlerror();
+        void *dl = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+        if (!dl) {
+            snprintf(msg, msglen, "%s", dl_message(name));
+            return NULL;
+        }
+        if (object_is_file(dl, &cid) != 0)
+            return dl; /* our copy (or no /proc to tell: the fresh name is ours in practice) */
+        /* the name belongs to an object that outlived its descriptor: take another number */
+        dlclose(dl);
+        int nfd = fcntl(*memfd, F_DUPFD_CLOEXEC, *memfd + 1);
+        if (nfd < 0)
+            break;
+        close(*memfd);
+        *memfd = nfd;
+    }
+    snprintf(msg, msglen, "no free /proc/self/fd name for its copy");
+    return NULL;
+}
+
+shim_plugin *shim_plugin_load(const char *path, unsigned gen, char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return refuse(NULL, err, errlen, "cannot load %s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return refuse(NULL, err, errlen, "cannot load %s: %s", path, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return refuse(NULL, err, errlen, "cannot load %s: %s", path,
+                      S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+    }
+    shim_file_id id;
+    id_of_stat(&st, &id);
+
+    /* the name taken by another file -> a private copy; by this file -> share it */
+    dlerror();
+    void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    bool copy = false;
+    if (dl && object_is_file(dl, &id) != 1) {
+        dlclose(dl);
+        dl = NULL;
+        copy = true;
+    }
+    int memfd = -1;
+    if (copy) {
+        char mname[64];
+        snprintf(mname, sizeof mname, "cbplug:%s", strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+        memfd = memfd_create(mname, MFD_CLOEXEC);
+        if (memfd < 0) {
+            int e = errno;
+            close(fd);
+            return refuse(NULL, err, errlen, "cannot load %s: it changed since it was loaded, and "
+                          "its private copy cannot be made (memfd_create: %s)", path, strerror(e));
+        }
+    }
+    char sha[65];
+    int rc = read_file(fd, memfd, sha);
+    close(fd);
+    if (rc != 0) {
+        if (dl)
+            dlclose(dl);
+        if (memfd >= 0)
+            close(memfd);
+        return refuse(NULL, err, errlen, "cannot load %s: %s", path, strerror(rc));
+    }
+    if (copy) {
+        char msg[512];
+        dl = open_copy(&memfd, msg, sizeof msg);
+        if (!dl) {
+            close(memfd);
+            return refuse(NULL, err, errlen, "cannot load %s (a private copy: the file changed "
+                          "since it was loaded): %s", path, msg);
+        }
+    } else if (!dl) {
+        dlerror(); /* clear a stale message */
+        dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        if (!dl)
+            return refuse(NULL, err, errlen, "cannot load %s: %s", path, dl_message(path));
+    }
+
+    /* from here on a refusal must close the copy too */
+    shim_plugin *res = NULL;
     /* dlsym returns the address as void *; POSIX guarantees it converts to a function pointer */
     void *sym = dlsym(dl, CB_PLUGIN_ENTRY);
-    if (!sym)
-        return refuse(dl, err, errlen, "%s: no entry point %s", path, CB_PLUGIN_ENTRY);
+    const cb_bot *bot = NULL;
+    if (!sym) {
+        refuse(dl, err, errlen, "%s: no entry point %s", path, CB_PLUGIN_ENTRY);
+        goto out;
+    }
     cb_plugin_entry_fn entry;
     memcpy(&entry, &sym, sizeof entry);
-    const cb_bot *bot = entry();
-    if (!bot)
-        return refuse(dl, err, errlen, "%s: %s returned NULL", path, CB_PLUGIN_ENTRY);
+    bot = entry();
+    if (!bot) {
+        refuse(dl, err, errlen, "%s: %s returned NULL", path, CB_PLUGIN_ENTRY);
+        goto out;
+    }
     /* abi_version and struct_size are the first two members in every ABI: safe to read */
-    if (CB_ABI_MAJOR_OF(bot->abi_version) != CB_ABI_MAJOR)
-        return refuse(dl, err, errlen, "%s: built for ABI %u.%u, this shim speaks %d.x", path,
-                      (unsigned)CB_ABI_MAJOR_OF(bot->abi_version),
-                      (unsigned)(bot->abi_version & 0xFFFFu), CB_ABI_MAJOR);
-    if (bot->struct_size < BOT_MIN_SIZE)
-        return refuse(dl, err, errlen,
-                      "%s: its cb_bot is %u bytes, this shim needs at least %zu (not binary compatible)",
-                      path, (unsigned)bot->struct_size, (size_t)BOT_MIN_SIZE);
+    if (CB_ABI_MAJOR_OF(bot->abi_version) != CB_ABI_MAJOR) {
+        refuse(dl, err, errlen, "%s: built for ABI %u.%u, this shim speaks %d.x", path,
+               (unsigned)CB_ABI_MAJOR_OF(bot->abi_version), (unsigned)(bot->abi_version & 0xFFFFu),
+               CB_ABI_MAJOR);
+        goto out;
+    }
+    if (bot->struct_size < BOT_MIN_SIZE) {
+        refuse(dl, err, errlen,
+               "%s: its cb_bot is %u bytes, this shim needs at least %zu (not binary compatible)",
+               path, (unsigned)bot->struct_size, (size_t)BOT_MIN_SIZE);
+        goto out;
+    }
     const char *missing = !bot->create ? "create" : !bot->destroy ? "destroy"
                         : !bot->decide_play ? "decide_play" : NULL;
-    if (missing)
-        return refuse(dl, err, errlen, "%s: cb_bot has no %s function", path, missing);
+    if (missing) {
+        refuse(dl, err, errlen, "%s: cb_bot has no %s function", path, missing);
+        goto out;
+    }
     /* decide_bid may be NULL (a PDK-only plugin without 包庄): such a bid counts as failed */
 
-    shim_plugin *p = g_new0(shim_plugin, 1);
-    p->path = g_strdup(path);
-    p->dl = dl;
-    p->bot = bot;
+    res = g_new0(shim_plugin, 1);
+    atomic_init(&res->refs, 1);
+    res->path = g_strdup(path);
+    res->id = id;
+    memcpy(res->sha256, sha, sizeof res->sha256);
+    res->gen = gen;
+    res->private_copy = copy;
+    res->memfd = memfd;
+    res->dl = dl;
+    res->bot = bot;
+    return res;
+out:
+    if (memfd >= 0)
+        close(memfd);
+    return NULL;
+}
+
+shim_plugin *shim_plugin_ref(shim_plugin *p)
+{
+    atomic_fetch_add_explicit(&p->refs, 1, memory_order_relaxed);
     return p;
 }
 
-void shim_plugin_unload(shim_plugin *p)
+void shim_plugin_unref(shim_plugin *p)
 {
-    if (!p)
+    if (!p || atomic_fetch_sub_explicit(&p->refs, 1, memory_order_acq_rel) != 1)
         return;
     if (p->dl)
         dlclose(p->dl);
+    if (p->memfd >= 0)
+        close(p->memfd); /* after dlclose: the name stays ours while the object may live */
     g_free(p->path);
     g_free(p);
 }

@@ -75,6 +75,12 @@
 #define SHIM_MAX_FRAME (1u << 30)
 #define SHIM_BUF_INIT 8192u   /* request buffer: a whole game's history fits */
 
+/* The request copies cb_view whole and re-points only rules and history in the child. A
+ * member added to cb_view (an ABI minor) travels by itself — unless it is a pointer, which
+ * must be re-pointed in child_main like those two: this trips when cb_view grows, to look. */
+_Static_assert(sizeof(cb_view) == offsetof(cb_view, pad2) + sizeof(int32_t),
+               "cb_view grew: check that child_main gives the plugin every new member");
+
 struct shim_worker {
     const shim_conf *conf; /* borrowed: the table holds a reference */
     int strat;
@@ -264,7 +270,7 @@ static void child_main(const shim_conf *c, int s, int fd0, unsigned char *buf, s
         shim_wire_req *rq = (shim_wire_req *)buf;
         cb_view v = rq->view;
         size_t nh = (h.len - sizeof(shim_wire_req)) / sizeof(cb_play_rec);
-        if ((size_t)v.nhistory != nh)
+        if ((size_t)v.nhistory != nh || v.struct_size != sizeof v)
             _exit(2);
         v.rules = &rq->rules;
         v.history = nh ? (const cb_play_rec *)(buf + sizeof(shim_wire_req)) : NULL;
@@ -657,7 +663,7 @@ int shim_worker_decide(shim_worker *w, const cb_view *v, int phase, cb_decision 
                         seq, (uint32_t)len, 0 };
     memcpy(w->buf, &h, sizeof h);
     shim_wire_req *rq = (shim_wire_req *)(w->buf + sizeof h);
-    rq->view = *v;
+    rq->view = *v; /* whole: the shim's upgraded copy (see shim_wire_req) */
     rq->view.rules = NULL;
     rq->view.history = NULL;
     rq->rules = *v->rules;

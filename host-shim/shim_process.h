@@ -42,8 +42,11 @@ typedef struct shim_wire_hdr {
     uint32_t pad;
 } shim_wire_hdr;
 
-/* The view's scalars and the rules by value; view.rules and view.history travel as NULL and
- * the child points them at its own copies. */
+/* The whole view as the shim hands it to an in-process plugin — already upgraded to this
+ * build's cb_view (struct_size = sizeof(cb_view)), every member of every ABI minor, ABI 1.1's
+ * first_bidder included — and the rules by value. Its two pointers, view.rules and
+ * view.history, travel as NULL and the child points them at its own copies (history NULL
+ * when nhistory is 0), so the plugin reads the same values in both isolation modes. */
 typedef struct shim_wire_req {
     cb_view view;
     cb_rules rules;

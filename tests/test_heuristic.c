@@ -19,7 +19,7 @@
 #include "support/botfix.h"
 #include "cardbot/bot.h"
 #include "support/randhand.h"
-#include "../plugin/common/deal.h"
+#include "cardbot/game.h"
 
 typedef cbt_bot_plugin api; /* tests/support/botfix.h */
 

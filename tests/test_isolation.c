@@ -30,6 +30,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "cardbot/game.h"
 #include "cardbot/shim.h"
 #include "support/shimfix.h"
 
@@ -191,7 +192,7 @@ static void run_fault(fx *f, const fault *ft, bool with_fallback)
     cbt_vb b0, b1;
     view_play(&b0, r, 0, "4 5 6 7 9 9 J K", "3");
     view_play(&b1, r, 1, "4 5 6 7 9 9 J K", "3");
-    cb_decision d, d1;
+    cb_decision d = CBT_DEC, d1 = CBT_DEC;
     /* what the healthy "lowest" says to the same hand */
     assert_int_equal(f->api.decide_play(t, &b1.v, &d1), CB_OK);
     assert_true(d1.cards != 0);
@@ -273,7 +274,7 @@ static void test_answer_faults(void **state)
         for (int round = 0; round < 3; round++)
             for (int seat = 0; seat < 3; seat++) {
                 cbt_vb b;
-                cb_decision d;
+                cb_decision d = CBT_DEC;
                 view_play(&b, r, seat, "4 5 6 7 9 9 J K", NULL);
                 assert_int_equal(f->api.decide_play(t, &b.v, &d), want[seat]);
                 assert_true(d.flags & CB_DEC_FALLBACK);
@@ -284,7 +285,7 @@ static void test_answer_faults(void **state)
                     assert_int_equal(d.cards, first[seat]);
             }
         cbt_vb b;
-        cb_decision d;
+        cb_decision d = CBT_DEC;
         view_play(&b, r, 1, "4 5 6 7 9 9 J K", NULL);
         b.v.phase = CB_PHASE_BID;
         assert_int_equal(f->api.decide_bid(t, &b.v, &d), CB_FB_FAILED);
@@ -321,7 +322,7 @@ static void test_restart(void **state)
         cbt_vb b0, b1;
         view_play(&b0, r, 0, "4 5 6 7 9 9 J K", NULL);
         view_play(&b1, r, 1, "5 6 8 8 T", "4");
-        cb_decision d;
+        cb_decision d = CBT_DEC;
         for (int i = 0; i < 6; i++) {
             int rc = f->api.decide_play(t, &b0.v, &d);
             assert_int_equal(rc, i % 2 ? reason[k] : CB_OK);
@@ -351,7 +352,7 @@ static void test_backoff(void **state)
     cb_table *t = cbt_table_ok(f, s, NULL);
     cbt_vb b;
     view_play(&b, f->api.rules(s), 0, "4 5 6 7 9 9 J K", NULL);
-    cb_decision d;
+    cb_decision d = CBT_DEC;
     /* C = crashed (a start, then a death), N = backing off */
     const char *want = "CCNCNNCNNNNCNNNNNNNNC";
     for (int i = 0; want[i]; i++) {
@@ -378,7 +379,7 @@ static void test_slow(void **state)
     cb_table *t = cbt_table_ok(f, s, NULL);
     cbt_vb b;
     view_play(&b, f->api.rules(s), 0, "4 5 6 7 9 9 J K", NULL);
-    cb_decision d;
+    cb_decision d = CBT_DEC;
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_LATE);
     assert_true(d.flags & CB_DEC_FALLBACK);
     assert_non_null(strstr(d.explain, "no answer in 50+12 ms"));
@@ -423,7 +424,7 @@ static void test_garbage(void **state)
             cbt_vb b0, b1;
             view_play(&b0, r, 0, "4 5 6 7 9 9 J K", "3");
             view_play(&b1, r, 1, "4 5 6 7 9 9 J K", "3");
-            cb_decision d, d1;
+            cb_decision d = CBT_DEC, d1 = CBT_DEC;
             assert_int_equal(f->api.decide_play(t, &b1.v, &d1), CB_OK);
             /* in-process it writes nothing: the plain "lowest" answer */
             int want = iso ? reason[k] : CB_OK;
@@ -455,7 +456,7 @@ static void test_idle_death(void **state)
     cb_table *t = cbt_table_ok(f, s, NULL);
     cbt_vb b;
     view_play(&b, f->api.rules(s), 0, "4 5 6 7 9 9 J K", NULL);
-    cb_decision d;
+    cb_decision d = CBT_DEC;
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK);
     pid_t pid[4];
     assert_int_equal(children("cbw-victim", pid, 4), 1);
@@ -546,7 +547,7 @@ static int compare_games(fx *f, cb_table *a, cb_table *b, const cb_rules *r, int
             v.cards_left[s] = cb_cards_size(hand[s]);
             v.bids[s] = -1;
         }
-        cb_decision da, db;
+        cb_decision da = CBT_DEC, db = CBT_DEC;
         /* bidding: each seat once, from the first */
         v.phase = CB_PHASE_BID;
         for (int k = 0; k < 3; k++) {
@@ -638,6 +639,91 @@ static void test_same_answers_heuristic(void **state)
     g_free(so);
 }
 
+/* ---- the whole view reaches a worker ---- */
+
+/* Whole games of the engine, every decision asked of viewecho (which reports the view it
+ * got: first_bidder, first_seat, landlord, bids, seed, budget, the history) in-process and in
+ * a worker, as the host's 1.1 view and as the same view from a 1.0 host: the four answers
+ * must agree field by field but for abi_version, and first_bidder must be the engine's. Bids
+ * are chosen here (from the engine's legal ones), plays are viewecho's. */
+static int whole_view_games(fx *f, cb_table *a, cb_table *b, const cb_rules *r, int ngames)
+{
+    int total = 0;
+    uint64_t rng = 99;
+    for (int g = 0; g < ngames; g++) {
+        cb_engine *e = cbt_engine(r, 100 + (uint64_t)g, -1);
+        char err[160];
+        while (cb_engine_phase(e) != CB_PHASE_OVER) {
+            cb_view v;
+            cbt_engine_view(e, &v);
+            cb_decision d[4];
+            cb_view *old = cbt_view_1_0(&v);
+            const cb_view *vs[4] = { &v, &v, old, old };
+            cb_table *ts[4] = { a, b, a, b };
+            for (int k = 0; k < 4; k++) {
+                d[k] = (cb_decision)CBT_DEC;
+                int rc = v.phase == CB_PHASE_BID ? f->api.decide_bid(ts[k], vs[k], &d[k])
+                                                 : f->api.decide_play(ts[k], vs[k], &d[k]);
+                if (rc != CB_OK)
+                    fail_msg("game %d decision %d, answer %d: %d (%s) %s", g, total, k, rc,
+                             f->api.strerror(rc), rc < 0 ? f->api.last_error(ts[k]) : d[k].explain);
+            }
+            cbt_view_1_0_free(old);
+            if ((int)(int64_t)d[1].simulations - 100 != v.first_bidder ||
+                (int)(int64_t)d[1].nodes - 100 != v.first_seat)
+                fail_msg("game %d decision %d: the worker saw first_bidder %d first_seat %d, the "
+                         "view has %d %d", g, total, (int)(int64_t)d[1].simulations - 100,
+                         (int)(int64_t)d[1].nodes - 100, v.first_bidder, v.first_seat);
+            same_decision(&d[0], &d[1], g, total);
+            same_decision(&d[2], &d[3], g, total);
+            /* 1.1 and 1.0 differ only in the abi the host gave */
+            assert_int_equal(d[0].simulations, d[2].simulations);
+            assert_int_equal(d[0].nodes, d[2].nodes);
+            assert_int_equal(d[0].cards, d[2].cards);
+            assert_string_equal(strstr(d[0].explain, " fb="), strstr(d[2].explain, " fb="));
+            total++;
+            if (v.phase == CB_PHASE_BID) {
+                int32_t bids[8];
+                int n = cb_engine_legal_bids(e, bids, 8);
+                assert_true(n > 0);
+                rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+                int bid = bids[(int)((rng >> 33) % (uint64_t)n)];
+                assert_int_equal(cb_engine_bid(e, bid, err, sizeof err), 0);
+            } else {
+                if (cb_engine_play(e, d[1].cards, err, sizeof err) != 0)
+                    fail_msg("game %d: the worker's play refused by the engine: %s", g, err);
+            }
+        }
+        cb_engine_free(e);
+    }
+    return total;
+}
+
+static void test_whole_view(void **state)
+{
+    fx *f = *state;
+    static const char *const rules[] = { "[game]\nrules = pdk16\n[rules]\nbao = true\n",
+                                         "[game]\nrules = ddz\n" };
+    int kids = children(NULL, NULL, 0);
+    for (int i = 0; i < 2; i++) {
+        char *pa = cbt_conf_tp(f, "%s[strategy.e]\nplugin = viewecho\n[seats]\n0 = e\n1 = e\n2 = e\n", rules[i]);
+        char *pb = cbt_conf_tp(f, "%s" PROC "[strategy.e]\nplugin = viewecho\n[seats]\n0 = e\n1 = e\n2 = e\n", rules[i]);
+        cb_shim *sa = cbt_open_ok(f, pa), *sb = cbt_open_ok(f, pb);
+        cb_table *ta = cbt_table_ok(f, sa, NULL), *tb = cbt_table_ok(f, sb, NULL);
+        int n = whole_view_games(f, ta, tb, f->api.rules(sa), 4);
+        printf("    %s: %d decisions, each as a 1.1 and a 1.0 view, the same in both modes\n",
+               i ? "ddz" : "pdk16 + bao", n);
+        assert_true(n >= 60);
+        f->api.table_free(ta);
+        f->api.table_free(tb);
+        f->api.free(sa);
+        f->api.free(sb);
+        g_free(pa);
+        g_free(pb);
+    }
+    assert_int_equal(children(NULL, NULL, 0), kids);
+}
+
 /* ---- resources, threads, reload ---- */
 
 /* Tables come and go, faults kill workers, a reload switches every table: afterwards not a
@@ -658,7 +744,7 @@ static void test_no_leaks(void **state)
         t[i] = cbt_table_ok(f, s, NULL);
     assert_int_equal(children(NULL, NULL, 0), 9);
     cbt_vb b;
-    cb_decision d;
+    cb_decision d = CBT_DEC;
     for (int k = 0; k < 5; k++)
         for (int i = 0; i < 3; i++)
             for (int seat = 0; seat < 3; seat++) {
@@ -725,7 +811,7 @@ static gpointer work(gpointer data)
         return NULL;
     }
     cbt_vb b;
-    cb_decision d;
+    cb_decision d = CBT_DEC;
     for (int i = 0; i < 200; i++) {
         view_play(&b, w->f->api.rules(w->s), i % 3, "4 5 6 7 9 9 J K", i % 2 ? "3" : NULL);
         int rc = w->f->api.decide_play(t, &b.v, &d);
@@ -786,6 +872,7 @@ int main(void)
         cmocka_unit_test(test_idle_death),
         cmocka_unit_test(test_same_answers_lowest),
         cmocka_unit_test(test_same_answers_heuristic),
+        cmocka_unit_test(test_whole_view),
         cmocka_unit_test(test_no_leaks),
         cmocka_unit_test(test_threads),
     };

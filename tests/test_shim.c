@@ -18,6 +18,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "cardbot/game.h"
 #include "cardbot/shim.h"
 #include "support/shimfix.h"
 
@@ -159,7 +160,7 @@ static void test_illegal_no_fallback(void **state)
         const cb_rules *r = f->api.rules(s);
         cbt_vb b;
         cbt_view_play(&b, r, 0, "4 5 6 7 9 9 J K", NULL, -1, false);
-        cb_decision d;
+        cb_decision d = CBT_DEC;
         int rc = f->api.decide_play(t, &b.v, &d);
         assert_int_equal(rc, CB_FB_ILLEGAL);
         assert_true(d.flags & CB_DEC_FALLBACK);
@@ -198,7 +199,7 @@ static void test_illegal_with_fallback(void **state)
     const cb_rules *r = f->api.rules(s);
     cbt_vb b;
     cbt_view_play(&b, r, 0, "4 5 6 7 9 9 J K", "3", 2, false);
-    cb_decision d;
+    cb_decision d = CBT_DEC;
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_ILLEGAL);
     assert_true(d.flags & CB_DEC_FALLBACK);
     cbt_assert_legal(&b.v, &d);
@@ -207,7 +208,7 @@ static void test_illegal_with_fallback(void **state)
     /* the same view asked of seat 1 (lowest itself) gives the same play */
     cbt_vb b1;
     cbt_view_play(&b1, r, 1, "4 5 6 7 9 9 J K", "3", 2, false);
-    cb_decision d1;
+    cb_decision d1 = CBT_DEC;
     assert_int_equal(f->api.decide_play(t, &b1.v, &d1), CB_OK);
     assert_false(d1.flags & CB_DEC_FALLBACK);
     assert_int_equal(d1.cards, d.cards);
@@ -232,7 +233,7 @@ static void test_fallback_also_wrong(void **state)
     cb_table *t = cbt_table_ok(f, s, NULL);
     cbt_vb b;
     cbt_view_play(&b, f->api.rules(s), 0, "4 5 6 7 9 9 J K", NULL, -1, false);
-    cb_decision d;
+    cb_decision d = CBT_DEC;
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_ILLEGAL);
     cbt_assert_legal(&b.v, &d);
     assert_non_null(strstr(d.explain, "fallback rules"));
@@ -253,7 +254,7 @@ static void test_failing(void **state)
     cb_table *t = cbt_table_ok(f, s, NULL);
     cbt_vb b;
     cbt_view_play(&b, f->api.rules(s), 1, "3 4 5 6 7 9 9 J K", NULL, -1, false);
-    cb_decision d;
+    cb_decision d = CBT_DEC;
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_FAILED);
     cbt_assert_legal(&b.v, &d);
     assert_true(d.cards != b.v.hand); /* not the plugin's garbage */
@@ -277,7 +278,7 @@ static void test_passer(void **state)
     cb_table *t = cbt_table_ok(f, s, NULL);
     const cb_rules *r = f->api.rules(s);
     cbt_vb b;
-    cb_decision d;
+    cb_decision d = CBT_DEC;
     /* leading: a pass is never legal */
     cbt_view_play(&b, r, 2, "4 5 6 7 9 9 J K", NULL, -1, false);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_ILLEGAL);
@@ -307,7 +308,7 @@ static void test_slow(void **state)
     cb_table *t = cbt_table_ok(f, s, NULL);
     cbt_vb b;
     cbt_view_play(&b, f->api.rules(s), 0, "4 5 6 7 9 9 J K", NULL, -1, false);
-    cb_decision d;
+    cb_decision d = CBT_DEC;
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_LATE);
     /* in-process: the late but legal answer is used, and it is the strategy's own */
     assert_false(d.flags & CB_DEC_FALLBACK);
@@ -334,7 +335,7 @@ static void test_no_strategy_seat(void **state)
     assert_null(f->api.table_strategy(t, 1));
     cbt_vb b;
     cbt_view_play(&b, f->api.rules(s), 1, "4 5 6 7 9 9 J K", NULL, -1, false);
-    cb_decision d;
+    cb_decision d = CBT_DEC;
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_NO_PLUGIN);
     assert_true(d.flags & CB_DEC_FALLBACK);
     cbt_assert_legal(&b.v, &d);
@@ -368,7 +369,7 @@ static void test_spade3_first(void **state)
     cb_table *t = cbt_table_ok(f, s, NULL);
     const cb_rules *r = f->api.rules(s);
     cbt_vb b;
-    cb_decision d;
+    cb_decision d = CBT_DEC;
     cbt_view_play(&b, r, 0, "3s 5 6 7 9 9 J K", NULL, -1, true);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_ILLEGAL);
     assert_true(d.cards & 1u);
@@ -398,7 +399,7 @@ static void test_warn_single(void **state)
     cb_shim *s = cbt_open_ok(f, p);
     cb_table *t = cbt_table_ok(f, s, NULL);
     cbt_vb b;
-    cb_decision d;
+    cb_decision d = CBT_DEC;
     cbt_view_play(&b, f->api.rules(s), 0, "5h 7 9 J K", NULL, -1, false);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK); /* nobody is down to one */
     b.v.cards_left[1] = 1;
@@ -421,7 +422,7 @@ static void test_short_triple(void **state)
     cb_shim *s = cbt_open_ok(f, p);
     cb_table *t = cbt_table_ok(f, s, NULL);
     cbt_vb b;
-    cb_decision d;
+    cb_decision d = CBT_DEC;
     cbt_view_play(&b, f->api.rules(s), 0, "3h 3c 3d 4h 9", NULL, -1, false);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_ILLEGAL);
     cbt_assert_legal(&b.v, &d);
@@ -441,7 +442,7 @@ static void test_bad_views(void **state)
     cb_table *t = cbt_table_ok(f, s, NULL);
     const cb_rules *r = f->api.rules(s);
     cbt_vb b;
-    cb_decision d;
+    cb_decision d = CBT_DEC;
     const char *hand = "4 5 6 7 9 9 J K";
     enum { N = 16 };
     for (int k = 0; k < N; k++) {
@@ -502,7 +503,7 @@ static void test_bids(void **state)
     const cb_rules *r = f->api.rules(s);
     const char *hand = "3 4 5 6 7 8 9 T J Q K A 2 X D 3 4";
     cbt_vb b;
-    cb_decision d;
+    cb_decision d = CBT_DEC;
     cbt_view_bid(&b, r, 0, hand, -1, -1, -1);
     assert_int_equal(f->api.decide_bid(t, &b.v, &d), CB_OK);
     assert_int_equal(d.bid, 2);
@@ -567,7 +568,7 @@ static void test_table_overrides(void **state)
     }
     assert_null(f->api.table_strategy(t0, 3));
     cbt_vb b;
-    cb_decision d;
+    cb_decision d = CBT_DEC;
     cbt_view_play(&b, f->api.rules(s), 1, "4 5 6 7 9 9 J K", NULL, -1, false);
     assert_int_equal(f->api.decide_play(t1, &b.v, &d), CB_FB_ILLEGAL); /* the passer leads */
     assert_int_equal(f->api.decide_play(t3, &b.v, &d), CB_OK);
@@ -601,7 +602,7 @@ static void test_table_create_fails(void **state)
     assert_int_equal(f->api.reload(s, err, sizeof err), 0);
     g_setenv("CB_TEST_FAIL_CREATE", "1", TRUE);
     cbt_vb b;
-    cb_decision d;
+    cb_decision d = CBT_DEC;
     cbt_view_play(&b, f->api.rules(s), 2, "4 5 6 7 9 9 J K", NULL, -1, false);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_NO_PLUGIN);
     cbt_assert_legal(&b.v, &d);
@@ -628,7 +629,7 @@ static void test_reload(void **state)
     const cb_rules *r = f->api.rules(s);
     cb_table *t = cbt_table_ok(f, s, NULL);
     cbt_vb b;
-    cb_decision d;
+    cb_decision d = CBT_DEC;
     cbt_view_play(&b, r, 0, "4 5 6 7 9 9 J K", NULL, -1, false);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_ILLEGAL);
 
@@ -700,7 +701,7 @@ static gpointer work(gpointer data)
         return NULL;
     }
     cbt_vb b;
-    cb_decision d;
+    cb_decision d = CBT_DEC;
     cbt_view_play(&b, w->f->api.rules(w->s), w->seat, "4 5 6 7 9 9 J K", "3", (w->seat + 2) % 3, false);
     while (!g_atomic_int_get(w->stop)) {
         int rc = w->f->api.decide_play(t, &b.v, &d);
@@ -760,6 +761,286 @@ static void test_threads(void **state)
     g_free(p);
 }
 
+/* ---- the host's side of the ABI: view and decision sizes, refusal reasons ---- */
+
+/* viewecho (tests/plugins/viewecho.c) at every seat: it reports the view it was given. */
+#define ECHO_CONF(rules, flags) \
+    "[game]\nrules = " rules "\n[rules]\n" flags "[strategy.e]\nplugin = viewecho\n[seats]\n0 = e\n1 = e\n2 = e\n"
+
+static int decide_v(fx *f, cb_table *t, const cb_view *v, cb_decision *d)
+{
+    /* a 1.0 view's phase is within its size: readable */
+    return v->phase == CB_PHASE_BID ? f->api.decide_bid(t, v, d) : f->api.decide_play(t, v, d);
+}
+
+static cb_decision echo_of(fx *f, cb_table *t, const cb_view *v)
+{
+    cb_decision d = CBT_DEC;
+    int rc = decide_v(f, t, v, &d);
+    if (rc != CB_OK)
+        fail_msg("decide: %d (%s) %s", rc, f->api.strerror(rc), rc < 0 ? f->api.last_error(t) : d.explain);
+    return d;
+}
+
+/* What viewecho saw of first_bidder and first_seat. */
+static int seen_fb(const cb_decision *d) { return (int)(int64_t)d->simulations - 100; }
+static int seen_fs(const cb_decision *d) { return (int)(int64_t)d->nodes - 100; }
+
+/* The 1.1 view v and its 1.0 form give the plugin the same view but for abi_version (the
+ * host's, kept), and the 1.0 form is read no further than its size (a guard page). */
+static void same_as_1_0(fx *f, cb_table *t, const cb_view *v, int want_fb, int want_fs)
+{
+    cb_decision d11 = echo_of(f, t, v);
+    assert_int_equal(seen_fb(&d11), want_fb);
+    assert_int_equal(seen_fs(&d11), want_fs);
+    cb_view *old = cbt_view_1_0(v);
+    cb_decision d10 = echo_of(f, t, old);
+    /* rules NULL (the table's): the upgrade must still know the game */
+    old->rules = NULL;
+    cb_decision d10n = echo_of(f, t, old);
+    cbt_view_1_0_free(old);
+    if (seen_fb(&d10) != want_fb || seen_fs(&d10) != want_fs)
+        fail_msg("1.0 view: the plugin saw first_bidder %d first_seat %d, expected %d %d (%s)",
+                 seen_fb(&d10), seen_fs(&d10), want_fb, want_fs, d10.explain);
+    if (seen_fb(&d10n) != want_fb || seen_fs(&d10n) != want_fs)
+        fail_msg("1.0 view, rules NULL: the plugin saw first_bidder %d first_seat %d, expected %d %d",
+                 seen_fb(&d10n), seen_fs(&d10n), want_fb, want_fs);
+    assert_int_equal(d10.cards, d11.cards);
+    assert_int_equal(d10.minhands_before, d11.minhands_before);
+    assert_int_equal(d10.minhands_after, d11.minhands_after);
+    char want[160];
+    snprintf(want, sizeof want, "ss=%zu abi=1.0 ", sizeof(cb_view));
+    if (strncmp(d10.explain, want, strlen(want)) != 0)
+        fail_msg("1.0 view reached the plugin as \"%s\", expected \"%s...\"", d10.explain, want);
+    /* the rest of the echo is the same */
+    assert_string_equal(strstr(d10.explain, " fb="), strstr(d11.explain, " fb="));
+}
+
+/* A deal whose first leader is not seat 0 (so a zeroed first_bidder would show). */
+static cb_engine *deal_not_seat0(const cb_rules *r)
+{
+    for (uint64_t key = 1; key < 100; key++) {
+        cb_engine *e = cbt_engine(r, key, -1);
+        if (cb_engine_first_seat(e) > 0)
+            return e;
+        cb_engine_free(e);
+    }
+    fail_msg("no deal with a first leader other than seat 0");
+    return NULL;
+}
+
+/* A view from a host built against ABI 1.0 is accepted and upgraded as cb_view_upgrade says:
+ * PDK with 包庄 -> first_bidder = first_seat; without -> -1; DDZ -> first_bidder = the 1.0
+ * first_seat, first_seat = the landlord (-1 while bidding). */
+static void test_view_1_0(void **state)
+{
+    fx *f = *state;
+    /* PDK, 包庄 on: the bidding view, then the play after everybody declined */
+    char *p = cbt_conf_tp(f, ECHO_CONF("pdk16", "bao = true\n"));
+    cb_shim *s = cbt_open_ok(f, p);
+    cb_table *t = cbt_table_ok(f, s, NULL);
+    cb_engine *e = deal_not_seat0(f->api.rules(s));
+    int first = cb_engine_first_seat(e);
+    cb_view v;
+    cbt_engine_view(e, &v);
+    assert_int_equal(v.phase, CB_PHASE_BID);
+    same_as_1_0(f, t, &v, first, first);
+    char err[160];
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(cb_engine_bid(e, 0, err, sizeof err), 0);
+    cbt_engine_view(e, &v);
+    assert_int_equal(v.phase, CB_PHASE_PLAY);
+    same_as_1_0(f, t, &v, first, first);
+    cb_engine_free(e);
+    f->api.table_free(t);
+    f->api.free(s);
+    g_free(p);
+
+    /* PDK without 包庄: no bidding, first_bidder -1 (not a zero from the missing bytes) */
+    p = cbt_conf_tp(f, ECHO_CONF("pdk16", "bao = false\n"));
+    s = cbt_open_ok(f, p);
+    t = cbt_table_ok(f, s, NULL);
+    e = deal_not_seat0(f->api.rules(s));
+    cbt_engine_view(e, &v);
+    assert_int_equal(v.phase, CB_PHASE_PLAY);
+    same_as_1_0(f, t, &v, -1, cb_engine_first_seat(e));
+    cb_engine_free(e);
+    f->api.table_free(t);
+    f->api.free(s);
+    g_free(p);
+
+    /* DDZ: seat 1 bids first and passes, seat 2 bids 3 and is landlord */
+    p = cbt_conf_tp(f, ECHO_CONF("ddz", ""));
+    s = cbt_open_ok(f, p);
+    t = cbt_table_ok(f, s, NULL);
+    e = cbt_engine(f->api.rules(s), 3, 1);
+    cbt_engine_view(e, &v);
+    assert_int_equal(v.phase, CB_PHASE_BID);
+    assert_int_equal(v.seat, 1);
+    same_as_1_0(f, t, &v, 1, -1);
+    assert_int_equal(cb_engine_bid(e, 0, err, sizeof err), 0);
+    assert_int_equal(cb_engine_bid(e, 3, err, sizeof err), 0);
+    cbt_engine_view(e, &v);
+    assert_int_equal(v.phase, CB_PHASE_PLAY);
+    assert_int_equal(v.landlord, 2);
+    same_as_1_0(f, t, &v, 1, 2);
+
+    /* smaller than a 1.0 view: refused, naming struct_size */
+    cb_decision d = CBT_DEC;
+    cb_view small = v;
+    small.struct_size = CB_VIEW_SIZE_1_0 - 8;
+    assert_int_equal(f->api.decide_play(t, &small, &d), CB_ERR_VIEW);
+    assert_non_null(strstr(f->api.last_error(t), "struct_size"));
+    small.struct_size = 0;
+    assert_int_equal(f->api.decide_play(t, &small, &d), CB_ERR_VIEW);
+    assert_int_equal(strncmp(f->api.last_error(t), "struct_size", 11), 0);
+    /* larger (a newer host): the members this shim knows, at its own size */
+    union { cb_view v; unsigned char b[sizeof(cb_view) + 32]; } big;
+    memset(&big, 0x5A, sizeof big);
+    big.v = v;
+    big.v.struct_size = sizeof big;
+    d = echo_of(f, t, &big.v);
+    char want[32];
+    snprintf(want, sizeof want, "ss=%zu ", sizeof(cb_view));
+    assert_int_equal(strncmp(d.explain, want, strlen(want)), 0);
+    assert_int_equal(seen_fb(&d), 1);
+    cb_engine_free(e);
+    f->api.table_free(t);
+    f->api.free(s);
+    g_free(p);
+}
+
+/* out->struct_size: the shim writes that many bytes and not one more. */
+static void test_decision_sizes(void **state)
+{
+    fx *f = *state;
+    char *p = cbt_conf_tp(f, ECHO_CONF("pdk16", "bao = false\n") "[strategy.p]\nplugin = passer\n"
+                             "[table.pass]\n0 = p\n1 = p\n2 = p\n");
+    cb_shim *s = cbt_open_ok(f, p);
+    cb_table *t = cbt_table_ok(f, s, NULL), *tp = cbt_table_ok(f, s, "pass");
+    cb_engine *e = cbt_engine(f->api.rules(s), 5, -1);
+    cb_view v;
+    cbt_engine_view(e, &v); /* the first play: a lead, which the passer gets wrong */
+    cb_decision full = echo_of(f, t, &v);
+    assert_int_equal(full.struct_size, sizeof full);
+    assert_true(strlen(full.explain) > 20);
+    union { cb_decision d; unsigned char b[sizeof(cb_decision) + 64]; } u;
+    const size_t at = offsetof(cb_decision, explain);
+    static const struct { uint32_t asked; size_t written; } sizes[] = {
+        { offsetof(cb_decision, explain) + 10, offsetof(cb_decision, explain) + 10 },
+        { offsetof(cb_decision, explain), offsetof(cb_decision, explain) },
+        { offsetof(cb_decision, explain) + 1, offsetof(cb_decision, explain) + 1 },
+        { 0, sizeof(cb_decision) },                        /* 0 = the 1.0 size */
+        { sizeof(cb_decision), sizeof(cb_decision) },
+        { sizeof(cb_decision) + 64, sizeof(cb_decision) }, /* a newer host */
+    };
+    for (int fb = 0; fb < 2; fb++) {
+        cb_table *tt = fb ? tp : t;
+        int want_rc = fb ? CB_FB_ILLEGAL : CB_OK;
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            memset(&u, 0xA5, sizeof u);
+            u.d.struct_size = sizes[k].asked;
+            int rc = f->api.decide_play(tt, &v, &u.d);
+            if (rc != want_rc)
+                fail_msg("size %u: %d (%s)", (unsigned)sizes[k].asked, rc, f->api.last_error(tt));
+            size_t n = sizes[k].written;
+            assert_int_equal(u.d.struct_size, n);
+            for (size_t i = n; i < sizeof u; i++)
+                if (u.b[i] != 0xA5)
+                    fail_msg("size %u: byte %zu beyond the %zu written was changed", (unsigned)sizes[k].asked, i, n);
+            assert_int_equal(u.d.cards, fb ? u.d.cards : full.cards);
+            cbt_assert_legal(&v, &u.d);
+            assert_int_equal(!!(u.d.flags & CB_DEC_FALLBACK), fb);
+            if (n > at) /* the text, cut at the size, still ends inside it */
+                assert_non_null(memchr(u.d.explain, '\0', n - at));
+            if (!fb && n > at + 10)
+                assert_string_equal(u.d.explain, full.explain);
+            if (!fb && n == at + 10)
+                assert_int_equal(strncmp(u.d.explain, full.explain, 9), 0);
+        }
+    }
+    /* below the smallest: CB_ERR_ARG, nothing written at all */
+    static const uint32_t bad[] = { 1, 4, sizeof(uint32_t) * 2, offsetof(cb_decision, explain) - 1 };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        memset(&u, 0xA5, sizeof u);
+        u.d.struct_size = bad[k];
+        assert_int_equal(f->api.decide_play(t, &v, &u.d), CB_ERR_ARG);
+        assert_int_equal(strncmp(f->api.last_error(t), "out->struct_size", 16), 0);
+        assert_int_equal(u.d.struct_size, bad[k]);
+        for (size_t i = sizeof u.d.struct_size; i < sizeof u; i++)
+            assert_int_equal(u.b[i], 0xA5);
+    }
+    cb_engine_free(e);
+    f->api.table_free(t);
+    f->api.table_free(tp);
+    f->api.free(s);
+    g_free(p);
+}
+
+/* cb_table_last_error: the field of a refused call, "" after a good one. */
+static void test_last_error(void **state)
+{
+    fx *f = *state;
+    char *p = cbt_conf_tp(f, ECHO_CONF("pdk16", "bao = false\n"));
+    cb_shim *s = cbt_open_ok(f, p);
+    cb_table *t = cbt_table_ok(f, s, NULL);
+    const cb_rules *r = f->api.rules(s);
+    assert_string_equal(f->api.last_error(t), "");
+    assert_non_null(f->api.last_error(NULL));
+    cb_engine *e = cbt_engine(r, 9, -1);
+    cb_view v, w;
+    cbt_engine_view(e, &v);
+    cb_decision d = CBT_DEC;
+    assert_int_equal(f->api.decide_play(t, &v, &d), CB_OK);
+    assert_string_equal(f->api.last_error(t), "");
+
+    /* rules that differ from the table's, in one flag or in the preset */
+    cb_rules other = *r;
+    other.must_beat = !other.must_beat;
+    w = v;
+    w.rules = &other;
+    assert_int_equal(f->api.decide_play(t, &w, &d), CB_ERR_VIEW);
+    assert_int_equal(strncmp(f->api.last_error(t), "rules: ", 7), 0);
+    assert_non_null(strstr(f->api.last_error(t), "must_beat"));
+    assert_int_equal(cb_rules_preset("pdk15", &other), 0);
+    assert_int_equal(f->api.decide_play(t, &w, &d), CB_ERR_VIEW);
+    assert_int_equal(strncmp(f->api.last_error(t), "rules: ", 7), 0);
+    assert_non_null(strstr(f->api.last_error(t), "pdk15"));
+    /* equal rules at another address are the table's */
+    other = *r;
+    assert_int_equal(f->api.decide_play(t, &w, &d), CB_OK);
+    assert_string_equal(f->api.last_error(t), "");
+    /* the seat count */
+    w = v;
+    w.nseats = 2;
+    assert_int_equal(f->api.decide_play(t, &w, &d), CB_ERR_VIEW);
+    assert_int_equal(strncmp(f->api.last_error(t), "nseats: 2", 9), 0);
+    /* the view check's own reasons name the field too */
+    w = v;
+    w.cards_left[(w.seat + 1) % 3]--;
+    assert_int_equal(f->api.decide_play(t, &w, &d), CB_ERR_VIEW);
+    assert_non_null(strstr(f->api.last_error(t), "cards_left"));
+    w = v;
+    assert_int_equal(f->api.decide_bid(t, &w, &d), CB_ERR_VIEW);
+    assert_true(f->api.last_error(t)[0] != '\0');
+    /* arguments */
+    assert_int_equal(f->api.decide_play(t, NULL, &d), CB_ERR_ARG);
+    assert_int_equal(strncmp(f->api.last_error(t), "view", 4), 0);
+    assert_int_equal(f->api.decide_play(t, &v, NULL), CB_ERR_ARG);
+    assert_int_equal(strncmp(f->api.last_error(t), "out", 3), 0);
+    /* the next good call clears it */
+    assert_int_equal(f->api.decide_play(t, &v, &d), CB_OK);
+    assert_string_equal(f->api.last_error(t), "");
+    /* nothing refused was counted */
+    cb_strategy_stats st[4];
+    int n = f->api.stats(s, st, 4);
+    assert_int_equal(cbt_stat_of(st, n, "e")->decisions, 3);
+    cb_engine_free(e);
+    f->api.table_free(t);
+    f->api.free(s);
+    g_free(p);
+}
+
 static void test_strerror(void **state)
 {
     fx *f = *state;
@@ -794,6 +1075,9 @@ int main(void)
         cmocka_unit_test(test_table_create_fails),
         cmocka_unit_test(test_reload),
         cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_view_1_0),
+        cmocka_unit_test(test_decision_sizes),
+        cmocka_unit_test(test_last_error),
         cmocka_unit_test(test_strerror),
     };
     return cmocka_run_group_tests(tests, group_setup, cbt_shimfix_teardown);

@@ -49,7 +49,13 @@ cb_shim *cb_shim_open(const char *config_path, char *err, size_t errlen);
  * on success tables pick up the new seating from their next decision: a live table then
  * destroys all its plugin instances and creates new ones from the new config. A reload may
  * not change the rules ([game] / [rules]): that is refused like any other error, so the
- * cb_shim_rules pointer stays valid and constant for the shim's life. */
+ * cb_shim_rules pointer stays valid and constant for the shim's life.
+ * Plugins: a plugin file whose identity (device, inode, size, mtime) is still the one loaded
+ * keeps its loaded code; a changed file — a new build renamed over the path, as deploy tools
+ * do, or rewritten in place (which may crash the old code still mapped from it: rename) — is
+ * loaded again, its new bytes under a private name when the old object still holds the
+ * path's, so old and new code run side by side until every table has switched. Reloads are
+ * serialised; cb_table_seat_info tells which file and version each seat runs. */
 int cb_shim_reload(cb_shim *shim, char *err, size_t errlen);
 /* Live tables keep the shim alive: it is released with the last of them. */
 void cb_shim_free(cb_shim *shim);
@@ -63,14 +69,27 @@ const char *cb_shim_get(const cb_shim *shim, const char *group, const char *key)
 /* A table: one plugin instance per seat, seated by [table.ID] if present, else [seats]. */
 cb_table *cb_table_new(cb_shim *shim, const char *table_id, char *err, size_t errlen);
 void cb_table_free(cb_table *table);
-/* The strategy name sitting at seat (NULL when none). After a reload it shows the new
- * seating from the table's next decision on. */
+/* The strategy name sitting at seat (NULL when none or seat out of range): the one the seat's
+ * next decision will ask. Right after a reload that is already the new config's, though the
+ * table switches its instances only at that decision (cb_seat_info.pending). The string
+ * stays valid while the shim lives (a table keeps its shim alive). */
 const char *cb_table_strategy(const cb_table *table, int seat);
 
-/* Ask the seat's strategy. out->struct_size is set by the shim. Always fills a legal answer
- * when the return value is >= 0. view->rules may be NULL (the config's rules); the budget the
- * plugin sees is view->budget_ms capped by [shim] budget_ms (0 = the config's). A fallback
- * answer has CB_DEC_FALLBACK set and says why in out->explain. */
+/* Ask the seat's strategy. Always fills a legal answer when the return value is >= 0; on
+ * < 0 out is untouched and cb_table_last_error says why.
+ *  - view: view->struct_size is the size of cb_view the host was built with. A view from an
+ *    older host (at least CB_VIEW_SIZE_1_0) is read only up to its struct_size and upgraded
+ *    with cb_view_upgrade (game.h: first_bidder's default); a smaller one is CB_ERR_VIEW.
+ *    view->rules may be NULL (the config's rules); non-NULL it must equal the table's
+ *    (cb_rules_equal), and view->nseats the table's seat count, else CB_ERR_VIEW. The budget
+ *    the plugin sees is view->budget_ms capped by [shim] budget_ms (0 = the config's).
+ *  - out: the host sets out->struct_size (bot.h: sizeof(cb_decision) as the host knows it;
+ *    0 is read as the 1.0 size). The shim writes only that many bytes of *out (at most the
+ *    cb_decision it knows) and sets out->struct_size to the number it wrote; an explanation
+ *    cut by a short size is still NUL-terminated inside it. A nonzero size smaller than
+ *    offsetof(cb_decision, explain) is CB_ERR_ARG. The plugin itself always gets a whole
+ *    cb_decision.
+ * A fallback answer has CB_DEC_FALLBACK set and says why in out->explain. */
 int cb_decide_bid(cb_table *table, const cb_view *view, cb_decision *out);
 int cb_decide_play(cb_table *table, const cb_view *view, cb_decision *out);
 
@@ -88,6 +107,59 @@ typedef struct cb_strategy_stats {
 } cb_strategy_stats;
 /* Writes up to cap entries, returns the number of strategies. */
 int cb_shim_stats(cb_shim *shim, cb_strategy_stats *out, int cap);
+
+/* Why the last call on table that returned < 0 (CB_ERR_ARG, CB_ERR_VIEW) failed, naming the
+ * argument or the view's member first ("nseats: ...", "rules: ...", "struct_size: ...");
+ * "" when the last call succeeded. The calls that set it: cb_decide_bid, cb_decide_play,
+ * cb_table_seat_info. Valid until the next of those on the table. Never NULL (a NULL table
+ * gets a constant text). */
+const char *cb_table_last_error(const cb_table *table);
+
+/* [shim] isolation, as cb_seat_info reports it. */
+enum { CB_ISOLATION_INPROC = 0, CB_ISOLATION_PROCESS = 1 };
+
+/* What a seat runs: which strategy, from which plugin file, of which build. Every member but
+ * struct_size is set by the shim; strings stay valid while the shim lives (a table keeps its
+ * shim alive). Grows only at its end. */
+typedef struct cb_seat_info {
+    uint32_t struct_size;       /* host: sizeof(cb_seat_info) as the host knows it; the shim
+                                 * writes only that many bytes and sets it to the number written */
+    int32_t isolation;          /* CB_ISOLATION_*: how the seat's instance runs */
+    const char *strategy;       /* NAME of [strategy.NAME]; NULL when the seat has no strategy
+                                 * (then the plugin members are NULL / 0 / "") */
+    const char *plugin_path;    /* the plugin file as the config names it, resolved
+                                 * (plugin_dir/NAME.so, or the path, relative ones joined to
+                                 * the config file's directory) */
+    const char *plugin_name;    /* the plugin's cb_bot.name ("" when it has none) */
+    const char *plugin_version; /* the plugin's cb_bot.version ("" when it has none) */
+    uint64_t config_gen;        /* the config the seat runs: 1 from cb_shim_open, +1 per
+                                 * successful cb_shim_reload */
+    uint64_t load_gen;          /* the config generation that loaded these plugin bytes: a
+                                 * reload that found the file unchanged keeps it, one that
+                                 * loaded a changed file gives its own */
+    uint64_t file_dev;          /* the file when its bytes were loaded: stat's st_dev, */
+    uint64_t file_ino;          /* st_ino, */
+    int64_t file_size;          /* st_size, */
+    int64_t file_mtime_sec;     /* st_mtim.tv_sec */
+    int64_t file_mtime_nsec;    /* and st_mtim.tv_nsec */
+    int32_t pending;            /* 1: a reload is not yet applied at this table — its instances
+                                 * are still the old config's; the next decision switches to
+                                 * what this struct describes. 0: they are this config's */
+    int32_t private_copy;       /* 1: loaded from a private in-memory copy (the path's name was
+                                 * still held by an older build); 0: dlopen'ed from the path */
+    char sha256[65];            /* SHA-256 of the loaded bytes, lowercase hex ("" without a
+                                 * strategy): compare with `sha256sum` of a deployed file */
+} cb_seat_info;
+
+/* The smallest struct_size cb_table_seat_info accepts: the first version's members. */
+#define CB_SEAT_INFO_SIZE_1_1 ((uint32_t)(offsetof(cb_seat_info, sha256) + 65))
+
+/* Describe seat: what its next decision runs (after a reload: the new config's, with pending
+ * set until the table's next decision switches). Should the plugin's create() then fail, that
+ * seat is answered by the fallback (counted CB_FB_NO_PLUGIN in cb_shim_stats). 0, or
+ * CB_ERR_ARG (NULL table or out, seat out of range, out->struct_size below
+ * CB_SEAT_INFO_SIZE_1_1; cb_table_last_error says which) with out untouched. */
+int cb_table_seat_info(const cb_table *table, int seat, cb_seat_info *out);
 
 #ifdef __cplusplus
 }

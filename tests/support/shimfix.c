@@ -13,6 +13,11 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "cardbot/game.h"
+
 #include "../plugins/tplug.h"
 
 static int resolve(const char *who, void *dl, const char *name, void *fnp)
@@ -64,6 +69,8 @@ int cbt_shimfix_setup(void **state, const char *who, const char *tmpl)
         {"cb_decide_play", &a->decide_play},
         {"cb_shim_stats", &a->stats},
         {"cb_strerror", &a->strerror},
+        {"cb_table_last_error", &a->last_error},
+        {"cb_table_seat_info", &a->seat_info},
     };
     for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++)
         if (resolve(who, a->dl, syms[i].name, syms[i].fnp))
@@ -224,6 +231,51 @@ void cbt_view_bid(cbt_vb *b, const cb_rules *r, int seat, const char *hand, int 
     b->v.bids[0] = b0;
     b->v.bids[1] = b1;
     b->v.bids[2] = b2;
+}
+
+/* ---- real views ---- */
+
+cb_engine *cbt_engine(const cb_rules *r, uint64_t key, int first_bidder)
+{
+    cb_engine_opts o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.key = key;
+    o.first_bidder = first_bidder;
+    o.landlord = -1;
+    char err[256] = "";
+    cb_engine *e = cb_engine_new(r, &o, err, sizeof err);
+    if (!e)
+        fail_msg("cb_engine_new: %s", err);
+    return e;
+}
+
+void cbt_engine_view(const cb_engine *e, cb_view *v)
+{
+    int seat = cb_engine_turn(e);
+    assert_true(seat >= 0);
+    assert_int_equal(cb_engine_view(e, seat, 0, v), 0);
+}
+
+cb_view *cbt_view_1_0(const cb_view *v)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    unsigned char *base = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(base != MAP_FAILED);
+    assert_int_equal(mprotect(base + page, page, PROT_NONE), 0);
+    cb_view *old = (cb_view *)(base + page - CB_VIEW_SIZE_1_0);
+    memcpy(old, v, CB_VIEW_SIZE_1_0);
+    old->struct_size = CB_VIEW_SIZE_1_0;
+    old->abi_version = (uint32_t)CB_ABI_MAJOR << 16;
+    if (v->rules->game == CB_GAME_DDZ)
+        old->first_seat = v->first_bidder;
+    return old;
+}
+
+void cbt_view_1_0_free(cb_view *v)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    munmap((void *)((uintptr_t)v & ~(uintptr_t)(page - 1)), 2 * page);
 }
 
 /* ---- answers ---- */

@@ -31,7 +31,13 @@ typedef struct cbt_shim_api {
     int (*decide_play)(cb_table *, const cb_view *, cb_decision *);
     int (*stats)(cb_shim *, cb_strategy_stats *, int);
     const char *(*strerror)(int);
+    const char *(*last_error)(const cb_table *);
+    int (*seat_info)(const cb_table *, int, cb_seat_info *);
 } cbt_shim_api;
+
+/* A decision to pass to cb_decide_*: the host sets struct_size (bot.h), the rest is the
+ * shim's to write. */
+#define CBT_DEC { .struct_size = sizeof(cb_decision) }
 
 typedef struct cbt_shimfix {
     cbt_shim_api api;
@@ -82,6 +88,21 @@ void cbt_view_play(cbt_vb *b, const cb_rules *r, int seat, const char *hand, con
                    int table_seat, bool first);
 /* The same view in the bidding phase with bids b0, b1, b2. */
 void cbt_view_bid(cbt_vb *b, const cb_rules *r, int seat, const char *hand, int b0, int b1, int b2);
+
+/* ---- real views (game.h's engine): what the strict view check accepts ---- */
+
+struct cb_engine;
+/* A game under r: deal and seeds from key; DDZ first_bidder as cb_engine_opts (-1: drawn).
+ * Free with cb_engine_free. Fails the test on error. */
+struct cb_engine *cbt_engine(const cb_rules *r, uint64_t key, int first_bidder);
+/* The view of the seat to act, budget 0 (the config's). */
+void cbt_engine_view(const struct cb_engine *e, cb_view *v);
+/* v as a host built against ABI 1.0 passes it: struct_size CB_VIEW_SIZE_1_0, abi_version 1.0,
+ * and in DDZ first_seat holding the first bidder (the one 1.0 member for "who bid / led
+ * first"). It is placed so that its last byte is the last before an inaccessible page: a shim
+ * that reads beyond struct_size faults. Free with cbt_view_1_0_free. */
+cb_view *cbt_view_1_0(const cb_view *v);
+void cbt_view_1_0_free(cb_view *v);
 
 /* ---- answers ---- */
 

@@ -24,8 +24,8 @@ static void set_error(cb_match_game *gm, int code, const char *what, int seat, c
 
 static const char *shim_reason(cb_table *table, int code)
 {
-    (void)table; /* LASTERR */
-    return cb_strerror(code);
+    const char *why = cb_table_last_error(table);
+    return why && why[0] ? why : cb_strerror(code);
 }
 
 /* One bid: ask the seat to act, apply its answer. -1 on a refused call (recorded in gm). */

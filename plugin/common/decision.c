@@ -37,6 +37,20 @@ int cb_plug_ddz_bid(const cb_view *v, int want)
 {
     int32_t ok[4];
     int n = cb_view_legal_bids(v, ok, 4);
+    if (n == 0) {
+        /* a view the library's check refuses (a plugin called directly, not through the
+         * shim): read the bids as they stand */
+        int high = 0;
+        for (int s = 0; s < 3; s++)
+            if (v->bids[s] > high)
+                high = v->bids[s];
+        ok[n++] = 0;
+        if (v->rules->rob)
+            ok[n++] = high > 0 ? 2 : 1;
+        else
+            for (int x = high + 1; x <= 3; x++)
+                ok[n++] = x;
+    }
     if (v->rules->rob) {
         /* 0 and one of 1 (call) / 2 (rob): the second needs the stronger hand */
         if (n == 2 && want >= ok[1])

@@ -494,6 +494,86 @@ static void test_illegal_plugin(void **s)
     g_free(dir);
 }
 
+/* Inference is live in every searched decision of a match, at every (first bidder, landlord)
+ * pair: the search reports its belief pool ("ess=") whenever its replay of the public record
+ * from view->first_seat succeeded. A host view whose first_seat is not the first leader (the
+ * DDZ console once gave the first bidder) makes the replay fail and the search run without
+ * inference, silently; the shim now refuses such a view, and this test would see either. */
+static void belief_everywhere(const char *rules, const char *landlord, const char *seed, int games, int want_pairs)
+{
+    char *body = g_strdup_printf("[shim]\nbudget_ms = 60000\n[game]\nrules = %s\n"
+                                 "[strategy.i]\nplugin = ismcts\niterations = 150\nbelief_worlds = 60\n"
+                                 "[seats]\n0 = i\n1 = i\n2 = i\n", rules);
+    char *cfg = write_config("belief.ini", body);
+    char *rep = tmp_path("belief.jsonl");
+    char *out = NULL, *err = NULL;
+    char ngames[16];
+    snprintf(ngames, sizeof ngames, "%d", games);
+    int rc = landlord ? run_cardbot(&out, &err, "match", "--config", cfg, "--games", ngames, "--seed", seed, "--quiet",
+                                    "--landlord", landlord, "--replay", rep, NULL)
+                      : run_cardbot(&out, &err, "match", "--config", cfg, "--games", ngames, "--seed", seed, "--quiet",
+                                    "--duplicate", "--replay", rep, NULL);
+    if (rc != 0)
+        print_error("%s%s", out, err);
+    assert_int_equal(rc, 0);
+    char *text = NULL;
+    assert_true(g_file_get_contents(rep, &text, NULL, NULL));
+    char **lines = g_strsplit(text, "\n", -1);
+    int searched = 0, with_belief = 0;
+    bool pair[4][3] = {{false}};
+    for (char **l = lines; *l && **l; l++) {
+        JsonParser *p = json_parser_new();
+        assert_true(json_parser_load_from_data(p, *l, -1, NULL));
+        JsonObject *o = json_node_get_object(json_parser_get_root(p));
+        int fb = (int)json_object_get_int_member(o, "first_bidder");
+        int ll = (int)json_object_get_int_member(o, "landlord");
+        int fs = (int)json_object_get_int_member(o, "first_seat");
+        if (strcmp(rules, "ddz") == 0)
+            assert_int_equal(fs, ll); /* the DDZ first leader is the landlord */
+        pair[fb + 1][strcmp(rules, "ddz") == 0 ? ll : fs] = true;
+        JsonArray *plays = json_object_get_array_member(o, "plays");
+        for (guint i = 0; i < json_array_get_length(plays); i++) {
+            const char *ex = json_object_get_string_member(json_array_get_object_element(plays, i), "explain");
+            if (strncmp(ex, "ismcts v=", 9) != 0)
+                continue;
+            searched++;
+            if (strstr(ex, " ess="))
+                with_belief++;
+            else
+                print_error("no belief (first_bidder %d, landlord %d, first_seat %d): %s\n", fb, ll, fs, ex);
+        }
+        g_object_unref(p);
+    }
+    int pairs = 0;
+    for (int a = 0; a < 4; a++)
+        for (int b = 0; b < 3; b++)
+            pairs += pair[a][b];
+    print_message("%s%s%s: %d searched decisions, %d with the belief pool, %d (first bidder, %s) pairs\n", rules,
+                  landlord ? " --landlord " : "", landlord ? landlord : "", searched, with_belief, pairs,
+                  strcmp(rules, "ddz") == 0 ? "landlord" : "first leader");
+    assert_true(searched > 0);
+    assert_int_equal(with_belief, searched);
+    assert_int_equal(pairs, want_pairs);
+    g_strfreev(lines);
+    g_free(text);
+    g_free(out);
+    g_free(err);
+    g_free(rep);
+    g_free(cfg);
+    g_free(body);
+}
+
+static void test_belief_active(void **s)
+{
+    (void)s;
+    /* bidding: seed 7's first 12 games reach all nine (first bidder, landlord) pairs */
+    belief_everywhere("ddz", NULL, "7", 12, 9);
+    belief_everywhere("ddz", "0", "3", 2, 1);   /* fixed roles: no bidder, each landlord */
+    belief_everywhere("ddz", "1", "3", 2, 1);
+    belief_everywhere("ddz", "2", "3", 2, 1);
+    belief_everywhere("pdk16", NULL, "3", 6, 3); /* 包庄 from the first leader, each leader */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -501,7 +581,7 @@ int main(void)
         cmocka_unit_test(test_guanpai),       cmocka_unit_test(test_ddz),
         cmocka_unit_test(test_levels),        cmocka_unit_test(test_ismcts_configs),
         cmocka_unit_test(test_process_config), cmocka_unit_test(test_config_errors),
-        cmocka_unit_test(test_illegal_plugin),
+        cmocka_unit_test(test_illegal_plugin), cmocka_unit_test(test_belief_active),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     remove_tmp_dir();

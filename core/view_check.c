@@ -231,7 +231,7 @@ static int check_history(const cb_rules *r, const cb_view *v, const cb_cards pla
         if (bombs[s] != v->bombs[s])
             return bad(err, errlen, "bombs[%d]: %d, the history shows %d", s, v->bombs[s], bombs[s]);
     if (v->table != table_cards)
-        return bad(err, errlen, "table: %s the current trick's last play", table_cards ? "not" : "set, but there is no");
+        return bad(err, errlen, "table: %s", table_cards ? "not the current trick's last play" : "set, but no trick is open");
     if (v->table_seat != table_seat)
         return bad(err, errlen, "table_seat: %d, the current trick's last play is seat %d's", v->table_seat, table_seat);
     return 0;
@@ -301,14 +301,21 @@ int cb_view_check(const cb_rules *rules, const cb_view *in, char *err, size_t er
     cb_cards seen = v.hand, played[3] = {0, 0, 0};
     for (int i = 0; i < v.nhistory; i++) {
         const cb_play_rec *h = &v.history[i];
-        if (h->seat < 0 || h->seat > 2)
-            return bad(err, errlen, "history[%d]: seat %d is not 0..2", i, h->seat);
+        if (h->seat != (v.first_seat + i) % 3) /* three seats: every action passes the turn on */
+            return bad(err, errlen, "history[%d]: seat %d, but seat %d is to act", i, h->seat, (v.first_seat + i) % 3);
         if (h->cards & ~r->deck)
             return bad(err, errlen, "history[%d]: cards not in the %s deck", i, r->preset);
         if (h->cards & seen)
             return bad(err, errlen, "history[%d]: a card %s", i, (h->cards & v.hand) ? "still in my hand" : "played twice");
         seen |= h->cards;
         played[h->seat] |= h->cards;
+    }
+    /* the history's own story first (turns, passes, legality): a broken entry is named as
+     * such rather than as the card counts it upsets */
+    if (v.phase == CB_PHASE_PLAY) {
+        rc = check_history(r, &v, played, err, errlen);
+        if (rc)
+            return rc;
     }
     rc = check_cards(r, &v, played, err, errlen);
     if (rc)
@@ -319,9 +326,7 @@ int cb_view_check(const cb_rules *rules, const cb_view *in, char *err, size_t er
             return bad(err, errlen, "first_seat: %d, but the spade 3 is %s", v.first_seat,
                        mine ? "in my hand" : "not in the first leader's hand");
     }
-    if (v.phase == CB_PHASE_BID)
-        return 0;
-    return check_history(r, &v, played, err, errlen);
+    return 0;
 }
 
 int cb_view_legal_bids(const cb_view *v, int32_t *out, int cap)

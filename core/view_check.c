@@ -128,6 +128,15 @@ static int check_cards(const cb_rules *r, const cb_view *v, const cb_cards playe
     if (cb_cards_size(v->hand) != v->cards_left[v->seat])
         return bad(err, errlen, "hand: %d cards, cards_left[%d] says %d", cb_cards_size(v->hand), v->seat,
                    v->cards_left[v->seat]);
+    for (int s = 0; s < 3; s++) {
+        int dealt = r->hand_size + (r->game == CB_GAME_DDZ && v->phase == CB_PHASE_PLAY && s == v->landlord ? r->bottom : 0);
+        int have = v->cards_left[s] + cb_cards_size(played[s]);
+        if (have != dealt)
+            return bad(err, errlen, "cards_left[%d]: %d left + %d played = %d, a %s seat starts with %d", s,
+                       v->cards_left[s], cb_cards_size(played[s]), have, r->preset, dealt);
+        if (v->phase == CB_PHASE_PLAY && v->cards_left[s] == 0)
+            return bad(err, errlen, "cards_left[%d]: 0, the game is over", s);
+    }
     bool ddz = r->game == CB_GAME_DDZ;
     if (v->phase == CB_PHASE_BID || !ddz) {
         if (v->bottom)
@@ -146,15 +155,6 @@ static int check_cards(const cb_rules *r, const cb_view *v, const cb_cards playe
                 if (s != v->landlord && (v->bottom & played[s]))
                     return bad(err, errlen, "bottom: seat %d, a farmer, played a bottom card", s);
         }
-    }
-    for (int s = 0; s < 3; s++) {
-        int dealt = r->hand_size + (ddz && v->phase == CB_PHASE_PLAY && s == v->landlord ? r->bottom : 0);
-        int have = v->cards_left[s] + cb_cards_size(played[s]);
-        if (have != dealt)
-            return bad(err, errlen, "cards_left[%d]: %d left + %d played = %d, a %s seat starts with %d", s,
-                       v->cards_left[s], cb_cards_size(played[s]), have, r->preset, dealt);
-        if (v->phase == CB_PHASE_PLAY && v->cards_left[s] == 0)
-            return bad(err, errlen, "cards_left[%d]: 0, the game is over", s);
     }
     return 0;
 }

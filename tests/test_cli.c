@@ -14,6 +14,7 @@
 #include <cmocka.h>
 #include <glib.h>
 
+#include "cardbot/game.h"
 #include "cardbot/rules.h"
 
 typedef struct {
@@ -237,6 +238,15 @@ static void test_help(void **state)
     const char *subs[] = {"classify", "moves", "minhands", "universe"};
     for (size_t i = 0; i < G_N_ELEMENTS(subs); i++)
         assert_non_null(strstr(r.out, subs[i]));
+    run_result_clear(&r);
+
+    /* --version names this build's version and the library actually loaded */
+    r = RUN(NULL, "--version");
+    expect(&r, 0, NULL);
+    char want[64];
+    snprintf(want, sizeof want, "cardbot %s (libcardbot %s, plugin ABI %d.%d)", CB_VERSION, CB_VERSION, CB_ABI_MAJOR,
+             CB_ABI_MINOR);
+    assert_non_null(strstr(r.out, want));
     run_result_clear(&r);
 
     r = RUN(NULL, "moves", "--help");

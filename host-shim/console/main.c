@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cardbot/game.h"
 #include "cli.h"
 
 typedef struct {
@@ -27,7 +28,7 @@ static void usage(FILE *f)
     fprintf(f, "Usage: cardbot SUBCOMMAND [OPTION...]\n\nSubcommands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f, "\nRun 'cardbot SUBCOMMAND --help' for its options.\n");
+    fprintf(f, "\nRun 'cardbot SUBCOMMAND --help' for its options, 'cardbot --version' for the version.\n");
 }
 
 int main(int argc, char **argv)
@@ -38,6 +39,12 @@ int main(int argc, char **argv)
         return CB_CLI_EXIT_USAGE;
     }
     const char *name = argv[1];
+    if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+        /* the header this program was built with, and the library it actually runs */
+        printf("cardbot %s (libcardbot %s, plugin ABI %d.%d)\n", CB_VERSION, cb_version(), CB_ABI_MAJOR,
+               CB_ABI_MINOR);
+        return 0;
+    }
     if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
         usage(stdout);
         return 0;

@@ -15,6 +15,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SPADE3 cb_card_bit(cb_card_id(CB_RANK_3, CB_SUIT_S))
@@ -159,30 +160,47 @@ static int check_cards(const cb_rules *r, const cb_view *v, const cb_cards playe
     return 0;
 }
 
-/* The history, replayed in turn order from first_seat. */
-static int check_history(const cb_rules *r, const cb_view *v, const cb_cards played[3], char *err, size_t errlen)
-{
-    int start[3];
-    for (int s = 0; s < 3; s++)
-        start[s] = v->cards_left[s] + cb_cards_size(played[s]);
-    int left[3] = {start[0], start[1], start[2]};
-    cb_cards mine_played = played[v->seat]; /* what I play from here on */
-    bool pdk_s3 = r->game == CB_GAME_PDK && r->spade3_first && (r->deck & SPADE3);
-    int bombs[3] = {0, 0, 0};
+/* Where a replay of the history stands after its first n entries: enough to go on from there
+ * (a checker keeps it between the views of one seat, see cb_view_checker). */
+typedef struct replay_state {
+    int n;              /* entries replayed */
+    int played_n[3];    /* cards each seat played in them */
+    int bombs[3];
     cb_move table;
-    memset(&table, 0, sizeof table);
-    int table_seat = -1, passes = 0, seat = v->first_seat;
-    cb_cards table_cards = 0;
+    cb_cards table_cards;
+    int table_seat, passes;
+} replay_state;
+
+static void replay_start(replay_state *st)
+{
+    memset(st, 0, sizeof *st);
+    st->table_seat = -1;
+}
+
+/* The history, replayed in turn order from first_seat, from st (entries before st->n were
+ * checked already); st ends at the end of the history. */
+static int check_history(const cb_rules *r, const cb_view *v, const cb_cards played[3], replay_state *st,
+                         char *err, size_t errlen)
+{
+    int left[3];
+    for (int s = 0; s < 3; s++) /* dealt, less what was played before st->n */
+        left[s] = v->cards_left[s] + cb_cards_size(played[s]) - st->played_n[s];
+    cb_cards mine_played = 0; /* what I play from here on */
+    for (int i = st->n; i < v->nhistory; i++)
+        if (v->history[i].seat == v->seat)
+            mine_played |= v->history[i].cards;
+    bool pdk_s3 = r->game == CB_GAME_PDK && r->spade3_first && (r->deck & SPADE3);
+    int seat = (v->first_seat + st->n) % 3;
     char why[112];
-    for (int i = 0; i < v->nhistory; i++) {
+    for (int i = st->n; i < v->nhistory; i++) {
         const cb_play_rec *h = &v->history[i];
         if (h->seat != seat)
             return bad(err, errlen, "history[%d]: seat %d, but seat %d is to act", i, h->seat, seat);
         cb_ctx ctx;
         memset(&ctx, 0, sizeof ctx);
-        ctx.table = table_seat >= 0 ? &table : NULL;
+        ctx.table = st->table_seat >= 0 ? &st->table : NULL;
         if (!h->cards) {
-            if (table_seat < 0)
+            if (st->table_seat < 0)
                 return bad(err, errlen, "history[%d]: seat %d passes while leading", i, seat);
             if (seat == v->seat) {
                 ctx.hand = cb_counts_of(v->hand | mine_played);
@@ -191,10 +209,10 @@ static int check_history(const cb_rules *r, const cb_view *v, const cb_cards pla
                 if (!cb_play_legal(r, &ctx, 0, &m, why, sizeof why))
                     return bad(err, errlen, "history[%d]: my pass: %s", i, why);
             }
-            if (++passes == 2) {
-                table_seat = -1;
-                table_cards = 0;
-                passes = 0;
+            if (++st->passes == 2) {
+                st->table_seat = -1;
+                st->table_cards = 0;
+                st->passes = 0;
             }
         } else {
             cb_counts k = cb_counts_of(h->cards);
@@ -216,28 +234,92 @@ static int check_history(const cb_rules *r, const cb_view *v, const cb_cards pla
                 return bad(err, errlen, "history[%d]: seat %d plays %s: %s", i, seat,
                            (cb_cards_format(h->cards, false, why + 64, 48), why + 64), why);
             if (is_bomb(&m))
-                bombs[seat]++;
-            table = m;
-            table_cards = h->cards;
-            table_seat = seat;
-            passes = 0;
-            left[seat] -= cb_cards_size(h->cards);
+                st->bombs[seat]++;
+            st->table = m;
+            st->table_cards = h->cards;
+            st->table_seat = seat;
+            st->passes = 0;
+            int nc = cb_cards_size(h->cards);
+            left[seat] -= nc;
+            st->played_n[seat] += nc;
         }
         seat = (seat + 1) % 3;
+        st->n = i + 1;
     }
     if (v->seat != seat)
         return bad(err, errlen, "seat: %d, but after the history seat %d is to act", v->seat, seat);
     for (int s = 0; s < 3; s++)
-        if (bombs[s] != v->bombs[s])
-            return bad(err, errlen, "bombs[%d]: %d, the history shows %d", s, v->bombs[s], bombs[s]);
-    if (v->table != table_cards)
-        return bad(err, errlen, "table: %s", table_cards ? "not the current trick's last play" : "set, but no trick is open");
-    if (v->table_seat != table_seat)
-        return bad(err, errlen, "table_seat: %d, the current trick's last play is seat %d's", v->table_seat, table_seat);
+        if (st->bombs[s] != v->bombs[s])
+            return bad(err, errlen, "bombs[%d]: %d, the history shows %d", s, v->bombs[s], st->bombs[s]);
+    if (v->table != st->table_cards)
+        return bad(err, errlen, "table: %s", st->table_cards ? "not the current trick's last play" : "set, but no trick is open");
+    if (v->table_seat != st->table_seat)
+        return bad(err, errlen, "table_seat: %d, the current trick's last play is seat %d's", v->table_seat,
+                   st->table_seat);
     return 0;
 }
 
-int cb_view_check(const cb_rules *rules, const cb_view *in, char *err, size_t errlen)
+/* What a checker remembers of one seat's last accepted view. */
+typedef struct seat_memo {
+    bool valid;
+    cb_rules rules;
+    int first_seat;
+    cb_cards hand;
+    int nhist;
+    cb_play_rec hist[256];
+    replay_state st;
+} seat_memo;
+
+struct cb_view_checker {
+    seat_memo seat[3];
+};
+
+cb_view_checker *cb_view_checker_new(void)
+{
+    return calloc(1, sizeof(cb_view_checker));
+}
+
+void cb_view_checker_free(cb_view_checker *c)
+{
+    free(c);
+}
+
+/* The replay state to start from: the memo's when this view goes on from the seat's last
+ * accepted one (same rules and first leader, its history a prefix of this one, and this hand
+ * plus what I played since equal to the hand then — so every entry the memo checked would be
+ * checked the same way now); else the start. */
+static void resume(const seat_memo *m, const cb_rules *r, const cb_view *v, replay_state *st)
+{
+    replay_start(st);
+    if (!m || !m->valid || m->first_seat != v->first_seat || m->nhist > v->nhistory)
+        return;
+    if (!cb_rules_equal(&m->rules, r) || memcmp(m->hist, v->history, (size_t)m->nhist * sizeof m->hist[0]) != 0)
+        return;
+    cb_cards since = 0;
+    for (int i = m->nhist; i < v->nhistory; i++)
+        if (v->history[i].seat == v->seat)
+            since |= v->history[i].cards;
+    if ((v->hand | since) != m->hand)
+        return;
+    *st = m->st;
+}
+
+static void remember(seat_memo *m, const cb_rules *r, const cb_view *v, const replay_state *st)
+{
+    if (v->nhistory > (int)(sizeof m->hist / sizeof m->hist[0])) {
+        m->valid = false;
+        return;
+    }
+    memcpy(m->hist, v->history, (size_t)v->nhistory * sizeof m->hist[0]);
+    m->rules = *r;
+    m->first_seat = v->first_seat;
+    m->hand = v->hand;
+    m->nhist = v->nhistory;
+    m->st = *st;
+    m->valid = true;
+}
+
+static int view_check(const cb_rules *rules, const cb_view *in, cb_view_checker *chk, char *err, size_t errlen)
 {
     if (err && errlen)
         err[0] = '\0';
@@ -312,8 +394,11 @@ int cb_view_check(const cb_rules *rules, const cb_view *in, char *err, size_t er
     }
     /* the history's own story first (turns, passes, legality): a broken entry is named as
      * such rather than as the card counts it upsets */
+    replay_state st;
+    seat_memo *memo = chk && v.phase == CB_PHASE_PLAY ? &chk->seat[v.seat] : NULL;
     if (v.phase == CB_PHASE_PLAY) {
-        rc = check_history(r, &v, played, err, errlen);
+        resume(memo, r, &v, &st);
+        rc = check_history(r, &v, played, &st, err, errlen);
         if (rc)
             return rc;
     }
@@ -326,7 +411,19 @@ int cb_view_check(const cb_rules *rules, const cb_view *in, char *err, size_t er
             return bad(err, errlen, "first_seat: %d, but the spade 3 is %s", v.first_seat,
                        mine ? "in my hand" : "not in the first leader's hand");
     }
+    if (memo)
+        remember(memo, r, &v, &st);
     return 0;
+}
+
+int cb_view_check(const cb_rules *rules, const cb_view *v, char *err, size_t errlen)
+{
+    return view_check(rules, v, NULL, err, errlen);
+}
+
+int cb_view_checker_check(cb_view_checker *c, const cb_rules *rules, const cb_view *v, char *err, size_t errlen)
+{
+    return view_check(rules, v, c, err, errlen);
 }
 
 int cb_view_legal_bids(const cb_view *v, int32_t *out, int cap)

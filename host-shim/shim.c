@@ -67,6 +67,7 @@ struct cb_table {
     shim_slot *fb_slot;
     shim_slot slots[NSLOTS];
     shim_cls_cache cls;
+    cb_view_checker *vcheck; /* views checked incrementally, seat by seat (NULL: in full) */
     cb_table *prev, *next; /* the shim's live tables, under the shim's lock */
     /* the last refusal's reason (cb_table_last_error); written by the table's own calls only,
      * "const" getters included: it is not part of the table's logical state */
@@ -362,6 +363,7 @@ cb_table *cb_table_new(cb_shim *s, const char *table_id, char *err, size_t errle
     t->shim = s;
     t->id = g_strdup(table_id);
     t->nseats = s->rules.players;
+    t->vcheck = cb_view_checker_new();
     pthread_mutex_lock(&s->lock);
     table_take_conf(t);
     t->next = s->tables;
@@ -392,6 +394,7 @@ void cb_table_free(cb_table *t)
         t->next->prev = t->prev;
     pthread_mutex_unlock(&s->lock);
     shim_conf_unref(t->conf);
+    cb_view_checker_free(t->vcheck);
     g_free(t->id);
     g_free(t);
     shim_unref(s);
@@ -646,7 +649,7 @@ static int decide(cb_table *t, const cb_view *view, cb_decision *out, int phase)
         return rc;
     shim_play_check pc;
     shim_play_check *ppc = phase == CB_PHASE_PLAY ? &pc : NULL;
-    rc = shim_view_check(&v, phase, ppc, &t->cls, t->err, sizeof t->err);
+    rc = shim_view_check(&v, phase, ppc, &t->cls, t->vcheck, t->err, sizeof t->err);
     if (rc != 0) {
         if (!t->err[0])
             snprintf(t->err, sizeof t->err, "view: refused by the view check (%s view)",

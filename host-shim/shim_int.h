@@ -23,6 +23,7 @@
 
 #include <glib.h>
 
+#include "cardbot/game.h"
 #include "cardbot/shim.h"
 
 #define SHIM_NAME_MAX ((int)sizeof(((cb_strategy_stats *)0)->name)) /* incl. the NUL */
@@ -133,9 +134,10 @@ typedef struct shim_cls_cache {
 } shim_cls_cache;
 
 /* 0, or CB_ERR_VIEW when the view is malformed, with the reason (naming the view's field) in
- * err (may be NULL). pc may be NULL for the bid phase; cache may be NULL. */
+ * err (may be NULL). pc may be NULL for the bid phase; cache and chk (the table's incremental
+ * view checker, see game.h) may be NULL. */
 int shim_view_check(const cb_view *v, int phase, shim_play_check *pc, shim_cls_cache *cache,
-                    char *err, size_t errlen);
+                    cb_view_checker *chk, char *err, size_t errlen);
 /* Is cards a legal answer? On false, why says which rule it breaks. */
 bool shim_play_ok(const cb_view *v, const shim_play_check *pc, cb_cards cards, char *why, size_t whylen);
 bool shim_bid_ok(const cb_view *v, int bid, char *why, size_t whylen);

@@ -34,7 +34,7 @@ static bool classify_cached(const cb_rules *r, cb_cards table, cb_move *m, shim_
 }
 
 int shim_view_check(const cb_view *v, int phase, shim_play_check *pc, shim_cls_cache *cache,
-                    char *err, size_t errlen)
+                    cb_view_checker *chk, char *err, size_t errlen)
 {
     if (v->phase != phase) {
         if (err && errlen)
@@ -43,8 +43,9 @@ int shim_view_check(const cb_view *v, int phase, shim_play_check *pc, shim_cls_c
         return CB_ERR_VIEW;
     }
     /* the whole contract (bot.h), with the field named: core's check, the one every host
-     * can call itself */
-    int rc = cb_view_check(v->rules, v, err, errlen);
+     * can call itself (through the table's checker: only what is new since the seat's last
+     * view is replayed) */
+    int rc = chk ? cb_view_checker_check(chk, v->rules, v, err, errlen) : cb_view_check(v->rules, v, err, errlen);
     if (rc != 0 || phase == CB_PHASE_BID)
         return rc;
     const cb_rules *r = v->rules;

@@ -263,6 +263,106 @@ static void test_upgrade(void **s)
     done(&f);
 }
 
+/* The incremental checker gives cb_view_check's verdict, word for word: on every real view of
+ * random games (the checker resumes from the seat's last view) and on each view with one fact
+ * broken at random (the history before the last view, the hand, counts, the table). */
+static uint64_t xorshift(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static void mutate(cb_view *v, cb_play_rec *hist, uint64_t *rng)
+{
+    int what = (int)(xorshift(rng) % 6);
+    int n = v->nhistory;
+    switch (what) {
+    case 0: /* an early entry changes hands */
+        if (n > 0) {
+            int i = (int)(xorshift(rng) % (uint64_t)n);
+            hist[i].cards = hist[i].cards ? 0 : v->hand & -v->hand;
+            break;
+        }
+        /* fall through */
+    case 1: /* my hand swaps a card for another seat's */
+        v->hand = (v->hand & (v->hand - 1)) | ((cb_cards)1 << (xorshift(rng) % 48));
+        break;
+    case 2:
+        v->cards_left[xorshift(rng) % 3] += 1;
+        break;
+    case 3: /* an early entry swapped with a later one */
+        if (n > 3) {
+            int i = (int)(xorshift(rng) % (uint64_t)(n - 3));
+            cb_cards c = hist[i].cards;
+            hist[i].cards = hist[i + 3].cards;
+            hist[i + 3].cards = c;
+        }
+        break;
+    case 4:
+        v->table_seat = v->table_seat < 0 ? (v->seat + 2) % 3 : -1;
+        break;
+    default:
+        v->bombs[xorshift(rng) % 3] += 1;
+        break;
+    }
+}
+
+static void test_checker_agrees(void **s)
+{
+    (void)s;
+    const char *presets[] = {"pdk16", "ddz", "pdk15"};
+    int views = 0, mutants = 0, refused_n = 0;
+    uint64_t rng = 12345;
+    for (int pi = 0; pi < 3; pi++) {
+        cb_rules r;
+        assert_int_equal(cb_rules_preset(presets[pi], &r), 0);
+        cb_view_checker *chk = cb_view_checker_new();
+        assert_non_null(chk);
+        for (int g = 0; g < 60; g++) {
+            cb_engine_opts o = {.struct_size = sizeof o, .key = 8, .deal = (uint64_t)g, .first_bidder = -1,
+                                .landlord = -1};
+            cb_engine *e = cb_engine_new(&r, &o, NULL, 0);
+            while (cb_engine_phase(e) != CB_PHASE_OVER) {
+                cb_view v;
+                cb_engine_view(e, cb_engine_turn(e), 100, &v);
+                char a[200] = "", b[200] = "";
+                assert_int_equal(cb_view_checker_check(chk, &r, &v, b, sizeof b), 0);
+                views++;
+                if (xorshift(&rng) % 3 == 0) { /* a broken twin; the checker must not be fooled */
+                    static cb_play_rec hist[256];
+                    cb_view m = v;
+                    memcpy(hist, v.history, (size_t)v.nhistory * sizeof hist[0]);
+                    m.history = hist;
+                    mutate(&m, hist, &rng);
+                    int ra = cb_view_check(&r, &m, a, sizeof a);
+                    int rb = cb_view_checker_check(chk, &r, &m, b, sizeof b);
+                    assert_int_equal(ra, rb);
+                    assert_string_equal(a, b);
+                    mutants++;
+                    refused_n += ra != 0;
+                }
+                if (cb_engine_phase(e) == CB_PHASE_BID) {
+                    int32_t bids[4];
+                    int n = cb_engine_legal_bids(e, bids, 4);
+                    assert_int_equal(cb_engine_bid(e, bids[xorshift(&rng) % (uint64_t)n], NULL, 0), 0);
+                } else {
+                    cb_cards p[256];
+                    int n = cb_engine_legal_plays(e, p, 256);
+                    int pick = (int)(xorshift(&rng) % (uint64_t)(n < 256 ? n : 256));
+                    assert_int_equal(cb_engine_play(e, p[pick], NULL, 0), 0);
+                }
+            }
+            cb_engine_free(e);
+        }
+        cb_view_checker_free(chk);
+    }
+    print_message("checker: %d real views accepted, %d broken twins (%d refused) with the same verdict and reason\n",
+                  views, mutants, refused_n);
+    assert_true(refused_n > mutants / 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -270,6 +370,7 @@ int main(void)
         cmocka_unit_test(test_history),
         cmocka_unit_test(test_table_and_roles),
         cmocka_unit_test(test_upgrade),
+        cmocka_unit_test(test_checker_agrees),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -135,6 +135,16 @@ void cb_deal_view(const cb_deal *g, const int bids[3], uint64_t seed, cb_view *v
  * with struct_size below sizeof(cb_view) is read as cb_view_upgrade reads it. */
 int cb_view_check(const cb_rules *r, const cb_view *v, char *err, size_t errlen);
 
+/* The same check, done incrementally: a checker remembers, per seat, the last view it accepted
+ * and where its replay stood, so a view that goes on from it (same game: that history a prefix
+ * of this one, the hand then = this hand plus what the seat played since) replays only the new
+ * entries. The verdict is always cb_view_check's. One checker per table (the shim keeps one);
+ * not for two threads at once. */
+typedef struct cb_view_checker cb_view_checker;
+cb_view_checker *cb_view_checker_new(void);
+void cb_view_checker_free(cb_view_checker *c);
+int cb_view_checker_check(cb_view_checker *c, const cb_rules *r, const cb_view *v, char *err, size_t errlen);
+
 /* The bids the deciding seat may make in a bid-phase view, increasing (DDZ 叫分: 0 and the
  * scores above the highest so far; rob: 0 and 1 (call) or 2 (rob); PDK 包庄: 0 and 1).
  * Returns how many and writes up to cap; 0 for a view cb_view_check refuses or a play view. */

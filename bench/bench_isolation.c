@@ -62,7 +62,7 @@ static int compare(const cbb_env *E, const char *label, const char *group, const
         printf("bench_isolation: %s\n", err);
         return -1;
     }
-    cb_decision d;
+    cb_decision d = { .struct_size = sizeof d }; /* the host's part; the shim keeps it */
     uint64_t sink = 0;
     for (int m = 0; m < 2; m++) /* warm up; every answer must be the plugin's own */
         for (int i = 0; i < nv; i++)

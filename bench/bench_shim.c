@@ -80,12 +80,13 @@ int main(void)
     for (int i = 0; i < nv; i++)
         leads += views[i].table == 0;
 
-    /* warm up, and check that every shim answer is the plugin's own */
-    cb_decision d;
+    /* warm up, and check that every shim answer is the plugin's own; the host sets
+     * struct_size (the shim keeps it at the size it wrote) */
+    cb_decision d = { .struct_size = sizeof d };
     for (int i = 0; i < nv; i++) {
         int rc = A->decide_play(table, &views[i], &d);
         if (rc != CB_OK) {
-            printf("bench_shim: view %d: shim answered %d\n", i, rc);
+            printf("bench_shim: view %d: shim answered %d (%s)\n", i, rc, rc < 0 ? "refused" : d.explain);
             return 1;
         }
     }

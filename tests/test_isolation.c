@@ -101,13 +101,17 @@ static int children(const char *name, pid_t *out, int cap)
  * healthy answers (microseconds) have it all as slack on a loaded machine. */
 #define FAULT_BUDGET "budget_ms = 250\n"
 #define PDK_LO "[game]\nrules = pdk16\n[strategy.lo]\nplugin = lowest\n"
+/* The hand of most play tests: no bomb, no straight, nothing above a K. */
+#define H1 "4 5 6 7 9 9 J K"
 
-/* A play view for seat: hand, the play to beat (NULL: lead) made by the seat before, one
- * earlier play in the history, others holding 10 cards each; seed 7. */
+/* A real play view for seat holding hand: it leads a later trick (table NULL), or follows
+ * table, led by the seat before it (tests/support/shimfix.h: cbt_pos_lead / cbt_pos_follow). */
 static void view_play(cbt_vb *b, const cb_rules *r, int seat, const char *hand, const char *table)
 {
-    cbt_view_play(b, r, seat, hand, table, (seat + 2) % 3, false);
-    b->v.seed = 7;
+    if (table)
+        cbt_pos_follow(b, r, seat, hand, table, (seat + 2) % 3);
+    else
+        cbt_pos_lead(b, r, seat, hand);
 }
 
 /* ---- config ---- */
@@ -190,8 +194,8 @@ static void run_fault(fx *f, const fault *ft, bool with_fallback)
     cb_table *t = cbt_table_ok(f, s, NULL);
     const cb_rules *r = f->api.rules(s);
     cbt_vb b0, b1;
-    view_play(&b0, r, 0, "4 5 6 7 9 9 J K", "3");
-    view_play(&b1, r, 1, "4 5 6 7 9 9 J K", "3");
+    view_play(&b0, r, 0, H1, "3");
+    view_play(&b1, r, 1, H1, "3");
     cb_decision d = CBT_DEC, d1 = CBT_DEC;
     /* what the healthy "lowest" says to the same hand */
     assert_int_equal(f->api.decide_play(t, &b1.v, &d1), CB_OK);
@@ -275,7 +279,7 @@ static void test_answer_faults(void **state)
             for (int seat = 0; seat < 3; seat++) {
                 cbt_vb b;
                 cb_decision d = CBT_DEC;
-                view_play(&b, r, seat, "4 5 6 7 9 9 J K", NULL);
+                view_play(&b, r, seat, H1, NULL);
                 assert_int_equal(f->api.decide_play(t, &b.v, &d), want[seat]);
                 assert_true(d.flags & CB_DEC_FALLBACK);
                 cbt_assert_legal(&b.v, &d);
@@ -284,10 +288,12 @@ static void test_answer_faults(void **state)
                 else
                     assert_int_equal(d.cards, first[seat]);
             }
+        /* 包庄 (on in pdk16): seat 0, the spade 3, said no; seat 1 is asked */
         cbt_vb b;
         cb_decision d = CBT_DEC;
-        view_play(&b, r, 1, "4 5 6 7 9 9 J K", NULL);
-        b.v.phase = CB_PHASE_BID;
+        cbt_pos(&b, r, (const char *[3]){ "3s", H1, NULL }, -1, "0=0");
+        assert_int_equal(b.v.seat, 1);
+        assert_int_equal(b.v.phase, CB_PHASE_BID);
         assert_int_equal(f->api.decide_bid(t, &b.v, &d), CB_FB_FAILED);
         assert_int_equal(d.bid, 0);
         cb_strategy_stats st[8];
@@ -320,7 +326,7 @@ static void test_restart(void **state)
         cb_table *t = cbt_table_ok(f, s, NULL);
         const cb_rules *r = f->api.rules(s);
         cbt_vb b0, b1;
-        view_play(&b0, r, 0, "4 5 6 7 9 9 J K", NULL);
+        view_play(&b0, r, 0, H1, NULL);
         view_play(&b1, r, 1, "5 6 8 8 T", "4");
         cb_decision d = CBT_DEC;
         for (int i = 0; i < 6; i++) {
@@ -351,7 +357,7 @@ static void test_backoff(void **state)
     cb_shim *s = cbt_open_ok(f, p);
     cb_table *t = cbt_table_ok(f, s, NULL);
     cbt_vb b;
-    view_play(&b, f->api.rules(s), 0, "4 5 6 7 9 9 J K", NULL);
+    view_play(&b, f->api.rules(s), 0, H1, NULL);
     cb_decision d = CBT_DEC;
     /* C = crashed (a start, then a death), N = backing off */
     const char *want = "CCNCNNCNNNNCNNNNNNNNC";
@@ -378,7 +384,7 @@ static void test_slow(void **state)
     cb_shim *s = cbt_open_ok(f, p);
     cb_table *t = cbt_table_ok(f, s, NULL);
     cbt_vb b;
-    view_play(&b, f->api.rules(s), 0, "4 5 6 7 9 9 J K", NULL);
+    view_play(&b, f->api.rules(s), 0, H1, NULL);
     cb_decision d = CBT_DEC;
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_LATE);
     assert_true(d.flags & CB_DEC_FALLBACK);
@@ -393,7 +399,7 @@ static void test_slow(void **state)
                        "[strategy.slow]\nplugin = slow\nsleep_ms = 1505\n[seats]\n0 = slow\n");
     s = cbt_open_ok(f, p);
     t = cbt_table_ok(f, s, NULL);
-    view_play(&b, f->api.rules(s), 0, "4 5 6 7 9 9 J K", NULL);
+    view_play(&b, f->api.rules(s), 0, H1, NULL);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_LATE);
     assert_false(d.flags & CB_DEC_FALLBACK);
     assert_true(d.cards != 0);
@@ -422,8 +428,8 @@ static void test_garbage(void **state)
             cb_table *t = cbt_table_ok(f, s, NULL);
             const cb_rules *r = f->api.rules(s);
             cbt_vb b0, b1;
-            view_play(&b0, r, 0, "4 5 6 7 9 9 J K", "3");
-            view_play(&b1, r, 1, "4 5 6 7 9 9 J K", "3");
+            view_play(&b0, r, 0, H1, "3");
+            view_play(&b1, r, 1, H1, "3");
             cb_decision d = CBT_DEC, d1 = CBT_DEC;
             assert_int_equal(f->api.decide_play(t, &b1.v, &d1), CB_OK);
             /* in-process it writes nothing: the plain "lowest" answer */
@@ -455,7 +461,7 @@ static void test_idle_death(void **state)
     cb_shim *s = cbt_open_ok(f, p);
     cb_table *t = cbt_table_ok(f, s, NULL);
     cbt_vb b;
-    view_play(&b, f->api.rules(s), 0, "4 5 6 7 9 9 J K", NULL);
+    view_play(&b, f->api.rules(s), 0, H1, NULL);
     cb_decision d = CBT_DEC;
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK);
     pid_t pid[4];
@@ -487,14 +493,6 @@ static void test_idle_death(void **state)
 
 /* ---- the same answers in both modes ---- */
 
-static uint64_t mix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 static void same_decision(const cb_decision *a, const cb_decision *b, int game, int step)
 {
     bool same = a->struct_size == b->struct_size && a->flags == b->flags && a->cards == b->cards &&
@@ -508,90 +506,32 @@ static void same_decision(const cb_decision *a, const cb_decision *b, int game, 
                  (unsigned long long)b->cards, b->bid, b->explain);
 }
 
-/* Whole pdk16 games (包庄 bidding on): every view is asked of the in-process table a and of
- * the process table b, the answers compared field by field, a's answer played. Returns the
- * number of decisions compared. */
-static int compare_games(fx *f, cb_table *a, cb_table *b, const cb_rules *r, int ngames, uint64_t seed)
+/* Whole pdk16 games of the engine (包庄 bidding on): every view, bid or play, is asked of the
+ * in-process table a and of the process table b, the answers compared field by field, a's
+ * answer played (the engine must take it). Returns the number of decisions compared. */
+static int compare_games(fx *f, cb_table *a, cb_table *b, const cb_rules *r, int ngames, uint64_t key)
 {
     int total = 0;
+    char err[160];
     for (int g = 0; g < ngames; g++) {
-        int ids[CB_NCARDS], n = 0;
-        for (int id = 0; id < CB_NCARDS; id++)
-            if (r->deck & cb_card_bit(id))
-                ids[n++] = id;
-        for (int i = n - 1; i > 0; i--) {
-            int j = (int)(mix(&seed) % (uint64_t)(i + 1));
-            int x = ids[i];
-            ids[i] = ids[j];
-            ids[j] = x;
-        }
-        cb_cards hand[3] = { 0, 0, 0 };
-        for (int i = 0; i < n; i++)
-            hand[i % 3] |= cb_card_bit(ids[i]);
-        int first = 0;
-        for (int s = 0; s < 3; s++)
-            if (hand[s] & 1u)
-                first = s;
-        cb_play_rec hist[200];
-        cb_view v;
-        memset(&v, 0, sizeof v);
-        v.struct_size = sizeof v;
-        v.abi_version = CB_ABI_VERSION;
-        v.rules = r;
-        v.nseats = 3;
-        v.first_seat = first;
-        v.landlord = -1;
-        v.history = hist;
-        v.table_seat = -1;
-        for (int s = 0; s < 3; s++) {
-            v.cards_left[s] = cb_cards_size(hand[s]);
-            v.bids[s] = -1;
-        }
-        cb_decision da = CBT_DEC, db = CBT_DEC;
-        /* bidding: each seat once, from the first */
-        v.phase = CB_PHASE_BID;
-        for (int k = 0; k < 3; k++) {
-            int s = (first + k) % 3;
-            v.seat = s;
-            v.hand = hand[s];
-            v.seed = mix(&seed);
-            assert_int_equal(f->api.decide_bid(a, &v, &da), f->api.decide_bid(b, &v, &db));
-            same_decision(&da, &db, g, total);
-            total++;
-            v.bids[s] = da.bid;
-            if (da.bid == 1 && v.landlord < 0)
-                v.landlord = s;
-        }
-        v.phase = CB_PHASE_PLAY;
-        int cur = first;
-        while (v.nhistory < 200) {
-            v.seat = cur;
-            v.hand = hand[cur];
-            for (int s = 0; s < 3; s++)
-                v.cards_left[s] = cb_cards_size(hand[s]);
-            v.seed = mix(&seed);
-            int ra = f->api.decide_play(a, &v, &da);
-            int rb = f->api.decide_play(b, &v, &db);
+        cb_engine *e = cbt_engine(r, key + (uint64_t)g, -1);
+        while (cb_engine_phase(e) != CB_PHASE_OVER) {
+            cb_view v;
+            cbt_engine_view(e, &v);
+            bool bid = v.phase == CB_PHASE_BID;
+            cb_decision da = CBT_DEC, db = CBT_DEC;
+            int ra = bid ? f->api.decide_bid(a, &v, &da) : f->api.decide_play(a, &v, &da);
+            int rb = bid ? f->api.decide_bid(b, &v, &db) : f->api.decide_play(b, &v, &db);
             if (ra != CB_OK || rb != CB_OK)
-                fail_msg("game %d decision %d: inproc %d, process %d (%s)", g, total, ra, rb, db.explain);
+                fail_msg("game %d decision %d: inproc %d, process %d (%s)", g, total, ra, rb,
+                         ra < 0 ? f->api.last_error(a) : rb < 0 ? f->api.last_error(b) : db.explain);
             same_decision(&da, &db, g, total);
             total++;
-            hist[v.nhistory].seat = cur;
-            hist[v.nhistory].pad = 0;
-            hist[v.nhistory++].cards = da.cards;
-            if (da.cards) {
-                hand[cur] &= ~da.cards;
-                v.table = da.cards;
-                v.table_seat = cur;
-                if (!hand[cur])
-                    break;
-            }
-            cur = (cur + 1) % 3;
-            if (cur == v.table_seat) {
-                v.table = 0;
-                v.table_seat = -1;
-            }
+            int rc = bid ? cb_engine_bid(e, da.bid, err, sizeof err) : cb_engine_play(e, da.cards, err, sizeof err);
+            if (rc != 0)
+                fail_msg("game %d decision %d: the engine refuses the answer: %s", g, total, err);
         }
+        cb_engine_free(e);
     }
     return total;
 }
@@ -748,7 +688,7 @@ static void test_no_leaks(void **state)
     for (int k = 0; k < 5; k++)
         for (int i = 0; i < 3; i++)
             for (int seat = 0; seat < 3; seat++) {
-                view_play(&b, r, seat, "4 5 6 7 9 9 J K", NULL);
+                view_play(&b, r, seat, H1, NULL);
                 int rc = f->api.decide_play(t[i], &b.v, &d);
                 assert_true(rc == CB_OK || rc == CB_FB_CRASHED || rc == CB_FB_LATE);
                 cbt_assert_legal(&b.v, &d);
@@ -764,14 +704,14 @@ static void test_no_leaks(void **state)
     assert_true(g_file_set_contents(p, lo, -1, NULL));
     assert_int_equal(f->api.reload(s, err, sizeof err), 0);
     for (int i = 0; i < 2; i++) {
-        view_play(&b, r, 0, "4 5 6 7 9 9 J K", NULL);
+        view_play(&b, r, 0, H1, NULL);
         assert_int_equal(f->api.decide_play(t[i], &b.v, &d), CB_OK);
     }
     assert_int_equal(children(NULL, NULL, 0), 0);
     /* and back to process isolation */
     assert_true(g_file_set_contents(p, orig, -1, NULL));
     assert_int_equal(f->api.reload(s, err, sizeof err), 0);
-    view_play(&b, r, 2, "4 5 6 7 9 9 J K", NULL);
+    view_play(&b, r, 2, H1, NULL);
     assert_int_equal(f->api.decide_play(t[0], &b.v, &d), CB_OK);
     assert_int_equal(children(NULL, NULL, 0), 3);
     f->api.table_free(t[0]);
@@ -788,6 +728,8 @@ typedef struct worker {
     fx *f;
     cb_shim *s;
     GMutex *fork_lock;
+    const cbt_vb *views; /* [seat * 2 + follows]: built by the main thread, where the
+                          * fixture's checks may fail the test */
     int bad, done;
 } worker;
 
@@ -810,11 +752,9 @@ static gpointer work(gpointer data)
         w->bad = -1;
         return NULL;
     }
-    cbt_vb b;
     cb_decision d = CBT_DEC;
     for (int i = 0; i < 200; i++) {
-        view_play(&b, w->f->api.rules(w->s), i % 3, "4 5 6 7 9 9 J K", i % 2 ? "3" : NULL);
-        int rc = w->f->api.decide_play(t, &b.v, &d);
+        int rc = w->f->api.decide_play(t, &w->views[(i % 3) * 2 + i % 2].v, &d);
         if (rc != CB_OK || d.cards == 0) {
             if (!w->bad)
                 fprintf(stderr, "    thread decision %d: %d (%s)\n", i, rc, d.explain);
@@ -834,12 +774,16 @@ static void test_threads(void **state)
     char *p = cbt_conf_tp(f, PDK_LO PROC "[seats]\n0 = lo\n1 = lo\n2 = lo\n");
     cb_shim *s = cbt_open_ok(f, p);
     enum { NT = 4 };
+    /* every seat leading, and following a 3 (which "lowest" beats) */
+    cbt_vb views[6];
+    for (int k = 0; k < 6; k++)
+        view_play(&views[k], f->api.rules(s), k / 2, H1, k % 2 ? "3" : NULL);
     worker w[NT];
     GThread *th[NT];
     GMutex fork_lock;
     g_mutex_init(&fork_lock);
     for (int i = 0; i < NT; i++) {
-        w[i] = (worker){ f, s, &fork_lock, 0, 0 };
+        w[i] = (worker){ f, s, &fork_lock, views, 0, 0 };
         th[i] = g_thread_new("w", work, &w[i]);
     }
     for (int i = 0; i < NT; i++) {

@@ -146,6 +146,8 @@ static void test_relative_plugin_dir(void **state)
 /* ---- decisions and fallbacks ---- */
 
 #define PDK_BASE "[game]\nrules = pdk16\n[strategy.lo]\nplugin = lowest\n"
+/* The hand of most play tests: no bomb, no straight, nothing above a K. */
+#define H1 "4 5 6 7 9 9 J K"
 
 static void test_illegal_no_fallback(void **state)
 {
@@ -159,7 +161,7 @@ static void test_illegal_no_fallback(void **state)
         assert_string_equal(f->api.table_strategy(t, 0), "bad");
         const cb_rules *r = f->api.rules(s);
         cbt_vb b;
-        cbt_view_play(&b, r, 0, "4 5 6 7 9 9 J K", NULL, -1, false);
+        cbt_pos_lead(&b, r, 0, H1);
         cb_decision d = CBT_DEC;
         int rc = f->api.decide_play(t, &b.v, &d);
         assert_int_equal(rc, CB_FB_ILLEGAL);
@@ -168,7 +170,7 @@ static void test_illegal_no_fallback(void **state)
         cbt_assert_legal(&b.v, &d);
         assert_non_null(strstr(d.explain, "bad"));
         /* following: the safe answer passes when passing is legal (nothing beats a 2 here) */
-        cbt_view_play(&b, r, 0, "4 5 6 7 9 9 J K", "2", 2, false);
+        cbt_pos_follow(&b, r, 0, H1, "2", 2);
         assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_ILLEGAL);
         assert_int_equal(d.cards, 0);
         cb_strategy_stats st[8];
@@ -198,16 +200,17 @@ static void test_illegal_with_fallback(void **state)
     cb_table *t = cbt_table_ok(f, s, NULL);
     const cb_rules *r = f->api.rules(s);
     cbt_vb b;
-    cbt_view_play(&b, r, 0, "4 5 6 7 9 9 J K", "3", 2, false);
+    cbt_pos_follow(&b, r, 0, H1, "3", 2);
     cb_decision d = CBT_DEC;
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_ILLEGAL);
     assert_true(d.flags & CB_DEC_FALLBACK);
     cbt_assert_legal(&b.v, &d);
     assert_true(d.cards != 0); /* lowest plays; the rules-only answer would have passed */
     assert_non_null(strstr(d.explain, "fallback lo"));
-    /* the same view asked of seat 1 (lowest itself) gives the same play */
+    /* the same hand and table asked of seat 1 (lowest itself: seat 2 led the 3, seat 0
+     * passed) give the same play */
     cbt_vb b1;
-    cbt_view_play(&b1, r, 1, "4 5 6 7 9 9 J K", "3", 2, false);
+    cbt_pos_follow(&b1, r, 1, H1, "3", 2);
     cb_decision d1 = CBT_DEC;
     assert_int_equal(f->api.decide_play(t, &b1.v, &d1), CB_OK);
     assert_false(d1.flags & CB_DEC_FALLBACK);
@@ -232,7 +235,7 @@ static void test_fallback_also_wrong(void **state)
     cb_shim *s = cbt_open_ok(f, p);
     cb_table *t = cbt_table_ok(f, s, NULL);
     cbt_vb b;
-    cbt_view_play(&b, f->api.rules(s), 0, "4 5 6 7 9 9 J K", NULL, -1, false);
+    cbt_pos_lead(&b, f->api.rules(s), 0, H1);
     cb_decision d = CBT_DEC;
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_ILLEGAL);
     cbt_assert_legal(&b.v, &d);
@@ -253,12 +256,15 @@ static void test_failing(void **state)
     cb_shim *s = cbt_open_ok(f, p);
     cb_table *t = cbt_table_ok(f, s, NULL);
     cbt_vb b;
-    cbt_view_play(&b, f->api.rules(s), 1, "3 4 5 6 7 9 9 J K", NULL, -1, false);
+    cbt_pos_lead(&b, f->api.rules(s), 1, "3 4 5 6 7 9 9 J K");
     cb_decision d = CBT_DEC;
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_FAILED);
     cbt_assert_legal(&b.v, &d);
     assert_true(d.cards != b.v.hand); /* not the plugin's garbage */
-    cbt_view_bid(&b, f->api.rules(s), 1, "3 4 5 6 7 9 9 J K", 0, -1, -1);
+    /* 包庄: seat 0 (the spade 3) said no, seat 1 is asked */
+    cbt_pos(&b, f->api.rules(s), (const char *[3]){ "3s", "3 4 5 6 7 9 9 J K", NULL }, -1, "0=0");
+    assert_int_equal(b.v.seat, 1);
+    assert_int_equal(b.v.phase, CB_PHASE_BID);
     assert_int_equal(f->api.decide_bid(t, &b.v, &d), CB_FB_FAILED);
     assert_int_equal(d.bid, 0);
     assert_true(d.flags & CB_DEC_FALLBACK);
@@ -280,17 +286,17 @@ static void test_passer(void **state)
     cbt_vb b;
     cb_decision d = CBT_DEC;
     /* leading: a pass is never legal */
-    cbt_view_play(&b, r, 2, "4 5 6 7 9 9 J K", NULL, -1, false);
+    cbt_pos_lead(&b, r, 2, H1);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_ILLEGAL);
     assert_true(d.cards != 0);
     cbt_assert_legal(&b.v, &d);
     /* must_beat and a 9 beats the 8: passing is illegal, the safe answer beats it */
-    cbt_view_play(&b, r, 2, "4 5 6 7 9 9 J K", "8", 1, false);
+    cbt_pos_follow(&b, r, 2, H1, "8", 1);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_ILLEGAL);
     assert_true(d.cards != 0);
     cbt_assert_legal(&b.v, &d);
     /* nothing beats the 2: the pass is the plugin's own, legal answer */
-    cbt_view_play(&b, r, 2, "4 5 6 7 9 9 J K", "2", 1, false);
+    cbt_pos_follow(&b, r, 2, H1, "2", 1);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK);
     assert_int_equal(d.cards, 0);
     assert_false(d.flags & CB_DEC_FALLBACK);
@@ -307,7 +313,7 @@ static void test_slow(void **state)
     cb_shim *s = cbt_open_ok(f, p);
     cb_table *t = cbt_table_ok(f, s, NULL);
     cbt_vb b;
-    cbt_view_play(&b, f->api.rules(s), 0, "4 5 6 7 9 9 J K", NULL, -1, false);
+    cbt_pos_lead(&b, f->api.rules(s), 0, H1);
     cb_decision d = CBT_DEC;
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_LATE);
     /* in-process: the late but legal answer is used, and it is the strategy's own */
@@ -334,7 +340,7 @@ static void test_no_strategy_seat(void **state)
     cb_table *t = cbt_table_ok(f, s, NULL);
     assert_null(f->api.table_strategy(t, 1));
     cbt_vb b;
-    cbt_view_play(&b, f->api.rules(s), 1, "4 5 6 7 9 9 J K", NULL, -1, false);
+    cbt_pos_lead(&b, f->api.rules(s), 1, H1);
     cb_decision d = CBT_DEC;
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_NO_PLUGIN);
     assert_true(d.flags & CB_DEC_FALLBACK);
@@ -370,19 +376,20 @@ static void test_spade3_first(void **state)
     const cb_rules *r = f->api.rules(s);
     cbt_vb b;
     cb_decision d = CBT_DEC;
-    cbt_view_play(&b, r, 0, "3s 5 6 7 9 9 J K", NULL, -1, true);
+    cbt_pos_first(&b, r, 0, "3s 5 6 7 9 9 J K");
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_ILLEGAL);
     assert_true(d.cards & 1u);
     cbt_assert_legal(&b.v, &d);
-    /* not the first play: the same single K is fine */
-    cbt_view_play(&b, r, 0, "3s 5 6 7 9 9 J K", NULL, -1, false);
+    /* not the first play (the spade 3 has gone): the highest single, K, is fine */
+    cbt_pos_lead(&b, r, 0, "3h 5 6 7 9 9 J K");
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK);
+    assert_int_equal(d.cards, cbt_cards(r, "Ks"));
     /* lowest opens the game with the spade 3 */
-    cbt_view_play(&b, r, 1, "3s 5 6 7 9 9 J K", NULL, -1, true);
+    cbt_pos_first(&b, r, 1, "3s 5 6 7 9 9 J K");
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK);
     assert_true(d.cards & 1u);
     /* a 3, but not the spade 3: the rules by ranks cannot tell, the shim must */
-    cbt_view_play(&b, r, 2, "3s 3h 6 7 9 9 J K", NULL, -1, true);
+    cbt_pos_first(&b, r, 2, "3s 3h 6 7 9 9 J K");
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_ILLEGAL);
     assert_true(d.cards & 1u);
     assert_non_null(strstr(d.explain, "spade 3"));
@@ -398,16 +405,38 @@ static void test_warn_single(void **state)
     char *p = cbt_conf_tp(f, PDK_BASE "[strategy.bad]\nplugin = illegal\nmode = fixed\nplay = 5h\n[seats]\n0 = bad\n");
     cb_shim *s = cbt_open_ok(f, p);
     cb_table *t = cbt_table_ok(f, s, NULL);
+    const cb_rules *r = f->api.rules(s);
     cbt_vb b;
     cb_decision d = CBT_DEC;
-    cbt_view_play(&b, f->api.rules(s), 0, "5h 7 9 J K", NULL, -1, false);
+    cbt_pos_lead(&b, r, 0, "5h 7 9 J K");
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK); /* nobody is down to one */
-    b.v.cards_left[1] = 1;
+    /* Seat 1 down to one card, seat 0 to lead with 5h 7 9 J K: seat 0 opens with 3..Q,
+     * seat 1 beats it with 5..A, sheds AA and KK, leads a 4 and keeps one card; seat 2
+     * beats the 4 with a 5, seat 0 takes the trick with the 2 (its highest: seat 1 holds
+     * one) and leads. */
+    static const char *const keep[3] = { "5h 7s 9s Js Ks", NULL, NULL };
+    cbt_pos(&b, r, keep, -1,
+            "* 0:3s4s5s6s7h8s9hTsJhQs 1:5c6h7c8h9cThJcQhKhAh 2:- 0:- 1:AcAd 2:- 0:- "
+            "1:KcKd 2:- 0:- 1:4h 2:5d 0:2s 1:- 2:-");
+    assert_int_equal(b.v.seat, 0);
+    assert_int_equal(b.v.table_seat, -1);
+    assert_int_equal(b.v.cards_left[1], 1);
+    assert_int_equal(b.v.hand, cbt_cards(r, keep[0]));
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_ILLEGAL);
     cbt_assert_legal(&b.v, &d);
-    b.v.cards_left[1] = 10;
-    b.v.cards_left[2] = 1; /* the seat after next does not count */
+    assert_int_equal(d.cards, cbt_cards(r, "Ks"));
+    /* the seat after next down to one does not count: the same, with seats 1 and 2 swapped
+     * (seat 2 beats the opening, sheds, leads the 4, which seat 0 takes with the 2) */
+    cbt_pos(&b, r, keep, -1,
+            "* 0:3s4s5s6s7h8s9hTsJhQs 1:- 2:5c6h7c8h9cThJcQhKhAh 0:- 1:- 2:AcAd 0:- 1:- "
+            "2:KcKd 0:- 1:- 2:4h 0:2s 1:- 2:-");
+    assert_int_equal(b.v.seat, 0);
+    assert_int_equal(b.v.table_seat, -1);
+    assert_int_equal(b.v.cards_left[2], 1);
+    assert_true(b.v.cards_left[1] > 1);
+    assert_int_equal(b.v.hand, cbt_cards(r, keep[0]));
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK);
+    assert_int_equal(d.cards, cbt_cards(r, "5h"));
     f->api.table_free(t);
     f->api.free(s);
     g_free(p);
@@ -423,17 +452,19 @@ static void test_short_triple(void **state)
     cb_table *t = cbt_table_ok(f, s, NULL);
     cbt_vb b;
     cb_decision d = CBT_DEC;
-    cbt_view_play(&b, f->api.rules(s), 0, "3h 3c 3d 4h 9", NULL, -1, false);
+    cbt_pos_lead(&b, f->api.rules(s), 0, "3h 3c 3d 4h 9");
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_ILLEGAL);
     cbt_assert_legal(&b.v, &d);
-    cbt_view_play(&b, f->api.rules(s), 0, "3h 3c 3d 4h", NULL, -1, false);
+    cbt_pos_lead(&b, f->api.rules(s), 0, "3h 3c 3d 4h");
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK);
     f->api.table_free(t);
     f->api.free(s);
     g_free(p);
 }
 
-/* Malformed views: CB_ERR_VIEW (or CB_ERR_ARG), the plugin never asked. */
+/* Malformed views: CB_ERR_VIEW (or CB_ERR_ARG), the plugin never asked. Each case breaks one
+ * member of a real view: seat 0 holding H1 follows a 3 that seat 2 led (history: seat 0's
+ * opening straight, a pass, seat 2's higher straight, two passes, the 3). */
 static void test_bad_views(void **state)
 {
     fx *f = *state;
@@ -441,12 +472,19 @@ static void test_bad_views(void **state)
     cb_shim *s = cbt_open_ok(f, p);
     cb_table *t = cbt_table_ok(f, s, NULL);
     const cb_rules *r = f->api.rules(s);
-    cbt_vb b;
+    cbt_vb base, b;
     cb_decision d = CBT_DEC;
-    const char *hand = "4 5 6 7 9 9 J K";
+    cbt_pos_follow(&base, r, 0, H1, "3", 2);
+    const int last = base.v.nhistory - 1;
+    assert_int_equal(base.hist[last].cards, base.v.table);
+    assert_int_equal(base.hist[0].seat, 0);
+    /* three cards no shape holds, none of them seen: a 3, a 4 and a 7 */
+    cb_cards noshape = cbt_unseen(&base.v, CB_RANK_3) | cbt_unseen(&base.v, CB_RANK_4) |
+                       cbt_unseen(&base.v, CB_RANK_7);
+    assert_int_equal(cb_cards_size(noshape), 3);
     enum { N = 16 };
     for (int k = 0; k < N; k++) {
-        cbt_view_play(&b, r, 0, hand, "3", 2, false);
+        cbt_vb_copy(&b, &base);
         cb_view *v = &b.v;
         int want = CB_ERR_VIEW;
         switch (k) {
@@ -456,12 +494,15 @@ static void test_bad_views(void **state)
         case 3: v->seat = -1; break;
         case 4: v->cards_left[0] = 7; break;                  /* hand holds 8 */
         case 5: v->phase = CB_PHASE_BID; break;
-        case 6: v->table = cbt_cards(r, "4"); b.hist[1].cards = v->table; break; /* in my hand */
+        case 6: v->table = cbt_cards(r, "4s"); b.hist[last].cards = v->table; break; /* in my hand */
         case 7: v->hand |= cb_card_bit(CB_CARD_X); v->cards_left[0]++; break; /* not in the deck */
-        case 8: b.hist[0].cards = cbt_cards(r, "K"); break;       /* a played card still in my hand */
+        case 8: b.hist[0].cards |= cbt_cards(r, "Ks"); break; /* a played card still in my hand */
         case 9: v->table_seat = 0; break;                     /* beating my own play */
         case 10: v->nseats = 2; break;
-        case 11: v->table = cbt_cards(r, "3 4s 7s"); v->hand &= ~cbt_cards(r, "4 7"); v->cards_left[0] = 6; break; /* no shape */
+        case 11: /* seat 2 led three cards of no shape (its count agrees) */
+            v->table = b.hist[last].cards = noshape;
+            v->cards_left[2] -= 2;
+            break;
         case 12: v->history = NULL; break;
         case 13: b.hist[0].seat = 5; break;
         case 14: v->cards_left[2] = -1; break;
@@ -470,23 +511,24 @@ static void test_bad_views(void **state)
         int rc = k == 15 ? f->api.decide_play(t, NULL, &d) : f->api.decide_play(t, v, &d);
         if (rc != want)
             fail_msg("bad view case %d: %d (%s), want %d", k, rc, f->api.strerror(rc), want);
+        if (f->api.last_error(t)[0] == '\0')
+            fail_msg("bad view case %d: refused without a reason", k);
     }
-    assert_int_equal(f->api.decide_play(NULL, &b.v, &d), CB_ERR_ARG);
-    cbt_view_play(&b, r, 0, hand, "3", 2, false);
-    assert_int_equal(f->api.decide_play(t, &b.v, NULL), CB_ERR_ARG);
-    /* a play view to decide_bid, a bid view to decide_play */
-    assert_int_equal(f->api.decide_bid(t, &b.v, &d), CB_ERR_VIEW);
-    cbt_view_bid(&b, r, 0, hand, -1, -1, -1);
+    assert_int_equal(f->api.decide_play(NULL, &base.v, &d), CB_ERR_ARG);
+    assert_int_equal(f->api.decide_play(t, &base.v, NULL), CB_ERR_ARG);
+    /* a play view to decide_bid, a bid view (包庄, before anyone answered) to decide_play */
+    assert_int_equal(f->api.decide_bid(t, &base.v, &d), CB_ERR_VIEW);
+    cbt_pos(&b, r, NULL, -1, "");
+    assert_int_equal(b.v.phase, CB_PHASE_BID);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_ERR_VIEW);
     cb_strategy_stats st[4];
     int n = f->api.stats(s, st, 4);
     assert_int_equal(cbt_stat_of(st, n, "lo")->decisions, 0);
-    /* and a good view after all that */
-    cbt_view_play(&b, r, 0, hand, "3", 2, false);
-    assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK);
+    /* and the good view after all that (nothing above was changed in it) */
+    assert_int_equal(f->api.decide_play(t, &base.v, &d), CB_OK);
     /* view->rules NULL: the config's rules */
-    b.v.rules = NULL;
-    assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK);
+    base.v.rules = NULL;
+    assert_int_equal(f->api.decide_play(t, &base.v, &d), CB_OK);
     f->api.table_free(t);
     f->api.free(s);
     g_free(p);
@@ -501,33 +543,42 @@ static void test_bids(void **state)
     cb_shim *s = cbt_open_ok(f, p);
     cb_table *t = cbt_table_ok(f, s, NULL);
     const cb_rules *r = f->api.rules(s);
-    const char *hand = "3 4 5 6 7 8 9 T J Q K A 2 X D 3 4";
+    /* seat 0's hand; the others' are dealt at random */
+    const char *const keep[3] = { "3 4 5 6 7 8 9 T J Q K A 2 X D 3 4", NULL, NULL };
     cbt_vb b;
     cb_decision d = CBT_DEC;
-    cbt_view_bid(&b, r, 0, hand, -1, -1, -1);
+    cbt_pos(&b, r, keep, 0, "");         /* seat 0 bids first */
+    assert_int_equal(b.v.seat, 0);
     assert_int_equal(f->api.decide_bid(t, &b.v, &d), CB_OK);
     assert_int_equal(d.bid, 2);
     assert_int_equal(d.cards, 0);
-    cbt_view_bid(&b, r, 0, hand, -1, 1, -1);
+    cbt_pos(&b, r, keep, 1, "1=1 2=0"); /* 2 tops 1 */
+    assert_int_equal(b.v.seat, 0);
     assert_int_equal(f->api.decide_bid(t, &b.v, &d), CB_OK);
-    cbt_view_bid(&b, r, 0, hand, -1, 0, 2); /* 2 does not top 2 */
+    assert_int_equal(d.bid, 2);
+    cbt_pos(&b, r, keep, 1, "1=0 2=2"); /* 2 does not top 2 */
+    assert_int_equal(b.v.seat, 0);
     assert_int_equal(f->api.decide_bid(t, &b.v, &d), CB_FB_ILLEGAL);
     assert_int_equal(d.bid, 0);
     assert_true(d.flags & CB_DEC_FALLBACK);
-    cbt_view_bid(&b, r, 1, hand, 1, -1, -1);
+    cbt_pos(&b, r, keep, 0, "0=1");
+    assert_int_equal(b.v.seat, 1);
     assert_int_equal(f->api.decide_bid(t, &b.v, &d), CB_FB_ILLEGAL); /* 7 */
     assert_int_equal(d.bid, 0);
-    cbt_view_bid(&b, r, 2, hand, 3, 0, -1);
+    cbt_pos(&b, r, keep, 0, "0=2 1=0"); /* (a 3 would have ended the bidding) */
+    assert_int_equal(b.v.seat, 2);
     assert_int_equal(f->api.decide_bid(t, &b.v, &d), CB_OK);
     assert_int_equal(d.bid, 0);
-    cbt_view_bid(&b, r, 2, "3 4", -1, -1, -1); /* hand size vs cards_left is checked */
-    b.v.cards_left[2] = 5;
+    b.v.cards_left[2] = 5; /* hand size vs cards_left is checked */
     assert_int_equal(f->api.decide_bid(t, &b.v, &d), CB_ERR_VIEW);
+    assert_non_null(strstr(f->api.last_error(t), "cards_left[2]"));
     f->api.table_free(t);
     f->api.free(s);
     g_free(p);
 
-    /* PDK 包庄: 1 only when bao is on and nobody declared */
+    /* PDK 包庄: 1 only when bao is on and nobody declared. Views where it is not (no bidding
+     * at all; a seat asked after a declaration ended the bidding) are no real positions: the
+     * shim refuses them before the strategy is asked. */
     for (int bao = 0; bao < 2; bao++) {
         p = cbt_conf_tp(f, "[game]\nrules = pdk16\n[rules]\nbao = %s\n"
                            "[strategy.one]\nplugin = lowest\nbid = 1\n[seats]\n0 = one\n",
@@ -535,11 +586,32 @@ static void test_bids(void **state)
         s = cbt_open_ok(f, p);
         t = cbt_table_ok(f, s, NULL);
         r = f->api.rules(s);
-        cbt_view_bid(&b, r, 0, "4 5 6 7 9 9 J K", -1, -1, -1);
-        assert_int_equal(f->api.decide_bid(t, &b.v, &d), bao ? CB_OK : CB_FB_ILLEGAL);
-        assert_int_equal(d.bid, bao ? 1 : 0);
-        cbt_view_bid(&b, r, 0, "4 5 6 7 9 9 J K", -1, 1, -1);
-        assert_int_equal(f->api.decide_bid(t, &b.v, &d), CB_FB_ILLEGAL);
+        if (!bao) {
+            /* the first play, asked as a bid: no bidding in these rules */
+            cbt_pos_first(&b, r, 0, "3s " H1);
+            b.v.phase = CB_PHASE_BID;
+            assert_int_equal(f->api.decide_bid(t, &b.v, &d), CB_ERR_VIEW);
+            assert_int_equal(strncmp(f->api.last_error(t), "phase", 5), 0);
+        } else {
+            /* seat 0 holds the spade 3: asked first */
+            cbt_pos(&b, r, (const char *[3]){ "3s " H1, NULL, NULL }, -1, "");
+            assert_int_equal(b.v.seat, 0);
+            assert_int_equal(f->api.decide_bid(t, &b.v, &d), CB_OK);
+            assert_int_equal(d.bid, 1);
+            /* seat 1 asked first, declared: the bidding is over, seat 2 is not asked */
+            cbt_pos(&b, r, (const char *[3]){ NULL, "3s", NULL }, -1, "");
+            assert_int_equal(b.v.seat, 1);
+            b.v.bids[1] = 1;
+            b.v.seat = 2;
+            b.v.hand = r->deck & ~b.v.hand; /* 16 of the cards seat 1 does not hold */
+            while (cb_cards_size(b.v.hand) > b.v.cards_left[2])
+                b.v.hand &= b.v.hand - 1;
+            assert_int_equal(f->api.decide_bid(t, &b.v, &d), CB_ERR_VIEW);
+            assert_non_null(strstr(f->api.last_error(t), "ended the bidding"));
+        }
+        cb_strategy_stats st[4];
+        int n = f->api.stats(s, st, 4);
+        assert_int_equal(cbt_stat_of(st, n, "one")->decisions, bao ? 1 : 0);
         f->api.table_free(t);
         f->api.free(s);
         g_free(p);
@@ -569,7 +641,7 @@ static void test_table_overrides(void **state)
     assert_null(f->api.table_strategy(t0, 3));
     cbt_vb b;
     cb_decision d = CBT_DEC;
-    cbt_view_play(&b, f->api.rules(s), 1, "4 5 6 7 9 9 J K", NULL, -1, false);
+    cbt_pos_lead(&b, f->api.rules(s), 1, H1);
     assert_int_equal(f->api.decide_play(t1, &b.v, &d), CB_FB_ILLEGAL); /* the passer leads */
     assert_int_equal(f->api.decide_play(t3, &b.v, &d), CB_OK);
     f->api.table_free(t0);
@@ -603,11 +675,11 @@ static void test_table_create_fails(void **state)
     g_setenv("CB_TEST_FAIL_CREATE", "1", TRUE);
     cbt_vb b;
     cb_decision d = CBT_DEC;
-    cbt_view_play(&b, f->api.rules(s), 2, "4 5 6 7 9 9 J K", NULL, -1, false);
+    cbt_pos_lead(&b, f->api.rules(s), 2, H1);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_NO_PLUGIN);
     cbt_assert_legal(&b.v, &d);
     g_unsetenv("CB_TEST_FAIL_CREATE");
-    cbt_view_play(&b, f->api.rules(s), 0, "4 5 6 7 9 9 J K", NULL, -1, false);
+    cbt_pos_lead(&b, f->api.rules(s), 0, H1);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK);
     f->api.table_free(t);
     f->api.free(s);
@@ -630,7 +702,7 @@ static void test_reload(void **state)
     cb_table *t = cbt_table_ok(f, s, NULL);
     cbt_vb b;
     cb_decision d = CBT_DEC;
-    cbt_view_play(&b, r, 0, "4 5 6 7 9 9 J K", NULL, -1, false);
+    cbt_pos_lead(&b, r, 0, H1);
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_ILLEGAL);
 
     /* a broken file: -1, a message naming it, the old config keeps running */
@@ -686,6 +758,7 @@ typedef struct worker {
     fx *f;
     cb_shim *s;
     int seat;
+    const cb_view *view; /* built by the main thread: the fixture's checks fail the test there */
     gint *stop;
     int done;
     int bad;
@@ -700,11 +773,9 @@ static gpointer work(gpointer data)
         w->bad = -1;
         return NULL;
     }
-    cbt_vb b;
     cb_decision d = CBT_DEC;
-    cbt_view_play(&b, w->f->api.rules(w->s), w->seat, "4 5 6 7 9 9 J K", "3", (w->seat + 2) % 3, false);
     while (!g_atomic_int_get(w->stop)) {
-        int rc = w->f->api.decide_play(t, &b.v, &d);
+        int rc = w->f->api.decide_play(t, w->view, &d);
         if (rc != CB_OK || d.cards == 0)
             w->bad++;
         w->done++;
@@ -724,11 +795,15 @@ static void test_threads(void **state)
     assert_true(g_file_get_contents(p, &orig, NULL, NULL));
     cb_shim *s = cbt_open_ok(f, p);
     enum { NT = 4 };
+    /* each seat follows a 3 from the seat before it: "lowest" beats it */
+    cbt_vb views[3];
+    for (int seat = 0; seat < 3; seat++)
+        cbt_pos_follow(&views[seat], f->api.rules(s), seat, H1, "3", (seat + 2) % 3);
     gint stop = 0;
     worker w[NT];
     GThread *th[NT];
     for (int i = 0; i < NT; i++) {
-        w[i] = (worker){ f, s, i % 3, &stop, 0, 0 };
+        w[i] = (worker){ f, s, i % 3, &views[i % 3].v, &stop, 0, 0 };
         th[i] = g_thread_new("w", work, &w[i]);
     }
     char err[512];
@@ -1041,6 +1116,220 @@ static void test_last_error(void **state)
     g_free(p);
 }
 
+/* ---- the shim's answers are always legal; impossible views are refused by name ---- */
+
+/* "failing" at every seat and no [shim] fallback: every answer is the rules-only one. Whole
+ * games of the engine, every bid and play asked of the shim and handed to the engine, which
+ * must take it; every game must end. Returns the decisions made. */
+static long fallback_games(fx *f, const char *label, const char *preset, const char *flags, int ngames)
+{
+    char *p = cbt_conf_tp(f, "[game]\nrules = %s\n[rules]\n%s"
+                             "[strategy.f]\nplugin = failing\n[seats]\n0 = f\n1 = f\n2 = f\n",
+                          preset, flags);
+    cb_shim *s = cbt_open_ok(f, p);
+    cb_table *t = cbt_table_ok(f, s, NULL);
+    const cb_rules *r = f->api.rules(s);
+    long total = 0;
+    char err[160], txt[64];
+    for (int g = 0; g < ngames; g++) {
+        cb_engine *e = cbt_engine(r, 7000 + (uint64_t)g, -1);
+        for (int step = 0; cb_engine_phase(e) != CB_PHASE_OVER; step++) {
+            /* a DDZ game is at most 17 redeals of 3 to 7 bids and 54 plays with passes */
+            if (step > 1000)
+                fail_msg("%s game %d: not over after %d actions", label, g, step);
+            cb_view v;
+            cbt_engine_view(e, &v);
+            cb_decision d = CBT_DEC;
+            bool bid = v.phase == CB_PHASE_BID;
+            int rc = bid ? f->api.decide_bid(t, &v, &d) : f->api.decide_play(t, &v, &d);
+            if (rc != CB_FB_FAILED)
+                fail_msg("%s game %d action %d: %d (%s)", label, g, step, rc,
+                         rc < 0 ? f->api.last_error(t) : d.explain);
+            assert_true(d.flags & CB_DEC_FALLBACK);
+            assert_non_null(strstr(d.explain, "fallback rules"));
+            if (bid ? cb_engine_bid(e, d.bid, err, sizeof err) != 0
+                    : cb_engine_play(e, d.cards, err, sizeof err) != 0) {
+                cb_cards_format(d.cards, true, txt, sizeof txt);
+                fail_msg("%s game %d action %d: the shim answered %s %s, the engine refuses it: %s",
+                         label, g, step, bid ? "bid" : "play", bid ? "" : txt, err);
+            }
+            total++;
+        }
+        assert_true(cb_engine_winner(e) >= 0);
+        cb_engine_free(e);
+    }
+    cb_strategy_stats st[4];
+    int n = f->api.stats(s, st, 4);
+    assert_int_equal(cbt_stat_of(st, n, "f")->decisions, (uint64_t)total);
+    assert_int_equal(cbt_stat_of(st, n, "f")->fallbacks[CB_FB_FAILED], (uint64_t)total);
+    f->api.table_free(t);
+    f->api.free(s);
+    g_free(p);
+    return total;
+}
+
+static void test_fallback_always_legal(void **state)
+{
+    fx *f = *state;
+    static const struct { const char *label, *preset, *flags; } games[] = {
+        { "pdk16", "pdk16", "" }, { "pdk15", "pdk15", "" }, { "guanpai", "guanpai", "" },
+        { "ddz", "ddz", "" }, { "ddz rob", "ddz", "rob = true\n" },
+    };
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+        long n = fallback_games(f, games[i].label, games[i].preset, games[i].flags, 300);
+        printf("    %s: 300 games, %ld rules-only answers, all legal\n", games[i].label, n);
+    }
+
+    /* the old hole: following (table set) with no history while holding the spade 3 — the
+     * first-play rule and a table at once, which no game produces: refused, the field named */
+    char *p = cbt_conf_tp(f, PDK_BASE "[strategy.f]\nplugin = failing\n[seats]\n0 = f\n1 = f\n2 = f\n");
+    cb_shim *s = cbt_open_ok(f, p);
+    cb_table *t = cbt_table_ok(f, s, NULL);
+    const cb_rules *r = f->api.rules(s);
+    cbt_vb b;
+    cb_decision d = CBT_DEC;
+    cbt_pos_first(&b, r, 0, "3s " H1);
+    assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_FAILED);
+    assert_true(d.cards & 1u);
+    b.v.table = cbt_unseen(&b.v, CB_RANK_4);
+    b.v.table_seat = 2;
+    memset(&d, 0xA5, sizeof d);
+    d.struct_size = sizeof d;
+    assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_ERR_VIEW);
+    if (strncmp(f->api.last_error(t), "table", 5) != 0)
+        fail_msg("the reason \"%s\" does not name table", f->api.last_error(t));
+    assert_int_equal(d.flags, 0xA5A5A5A5u); /* out untouched */
+    cb_strategy_stats st[4];
+    int n = f->api.stats(s, st, 4);
+    assert_int_equal(cbt_stat_of(st, n, "f")->decisions, 1);
+    f->api.table_free(t);
+    f->api.free(s);
+    g_free(p);
+}
+
+/* The view must be refused with CB_ERR_VIEW and a reason that starts with field. */
+static void refused_naming(fx *f, cb_table *t, const cb_view *v, const char *field, const char *what)
+{
+    cb_decision d = CBT_DEC;
+    int rc = v->phase == CB_PHASE_BID ? f->api.decide_bid(t, v, &d) : f->api.decide_play(t, v, &d);
+    if (rc != CB_ERR_VIEW)
+        fail_msg("%s: %d (%s), not refused", what, rc, rc >= 0 ? d.explain : f->api.last_error(t));
+    if (strncmp(f->api.last_error(t), field, strlen(field)) != 0)
+        fail_msg("%s: the reason \"%s\" does not name %s", what, f->api.last_error(t), field);
+    if (getenv("CB_VERBOSE"))
+        printf("    %s: %s\n", what, f->api.last_error(t));
+}
+
+static int decide_ok(fx *f, cb_table *t, const cb_view *v)
+{
+    cb_decision d = CBT_DEC;
+    return v->phase == CB_PHASE_BID ? f->api.decide_bid(t, v, &d) : f->api.decide_play(t, v, &d);
+}
+
+/* cb_table_last_error names the member for every kind of impossible view. Each case starts
+ * from a real view (played by the engine), which is accepted, and breaks one thing, keeping
+ * the rest consistent (a card count moved with a changed play) so that only that thing is
+ * wrong. */
+static void test_refusals_named(void **state)
+{
+    fx *f = *state;
+    char *p = cbt_conf_tp(f, PDK_BASE "[seats]\n0 = lo\n1 = lo\n2 = lo\n");
+    cb_shim *s = cbt_open_ok(f, p);
+    cb_table *t = cbt_table_ok(f, s, NULL);
+    const cb_rules *r = f->api.rules(s);
+    /* seat 0 follows the 3 seat 2 led; the history: 0 opens with a straight, 1 passes, 2 beats
+     * it with a higher one, 0 and 1 pass, 2 leads the 3 */
+    cbt_vb base, b;
+    cbt_pos_follow(&base, r, 0, H1, "3", 2);
+    assert_int_equal(base.v.nhistory, 6);
+    assert_int_equal(base.hist[1].cards, 0);
+    assert_int_equal(base.hist[1].seat, 1);
+    assert_true(base.hist[2].cards != 0);
+    assert_int_equal(base.hist[5].seat, 2);
+    assert_int_equal(decide_ok(f, t, &base.v), CB_OK);
+
+    cbt_vb_copy(&b, &base);
+    b.v.cards_left[1]--;
+    refused_naming(f, t, &b.v, "cards_left[1]", "cards_left not adding up");
+
+    cbt_vb_copy(&b, &base);
+    b.hist[1].seat = 2; /* a pass: the card counts stay right */
+    refused_naming(f, t, &b.v, "history[1]", "a history seat out of turn");
+
+    cbt_vb_copy(&b, &base);
+    b.v.cards_left[2] += cb_cards_size(b.hist[5].cards);
+    b.hist[5].cards = 0; /* seat 2 had won the trick: it leads */
+    refused_naming(f, t, &b.v, "history[5]", "a pass while leading");
+
+    cbt_vb_copy(&b, &base);
+    b.v.cards_left[2] += cb_cards_size(b.hist[2].cards) - 1;
+    b.hist[2].cards = cbt_unseen(&b.v, CB_RANK_K); /* a single K on a straight */
+    assert_true(b.hist[2].cards != 0);
+    refused_naming(f, t, &b.v, "history[2]", "an illegal play in the history");
+
+    cbt_vb_copy(&b, &base);
+    b.v.table = cbt_unseen(&b.v, CB_RANK_5);
+    refused_naming(f, t, &b.v, "table:", "table not the current trick's last play");
+
+    cbt_vb_copy(&b, &base);
+    b.v.table_seat = 1;
+    refused_naming(f, t, &b.v, "table_seat", "table_seat wrong");
+
+    /* a hand of the wrong size at the first play */
+    cbt_pos_first(&b, r, 1, "3s " H1);
+    assert_int_equal(decide_ok(f, t, &b.v), CB_OK);
+    b.v.hand &= ~cbt_cards(r, "Ks");
+    refused_naming(f, t, &b.v, "hand", "a hand of the wrong size at the first play");
+
+    /* view->rules: equal rules elsewhere are fine, other rules are not the table's */
+    cb_rules other = *r;
+    cbt_vb_copy(&b, &base);
+    b.v.rules = &other;
+    assert_int_equal(decide_ok(f, t, &b.v), CB_OK);
+    other.warn_single = !other.warn_single;
+    refused_naming(f, t, &b.v, "rules", "view->rules not the table's rules");
+    f->api.table_free(t);
+    cb_strategy_stats st[4];
+    int n = f->api.stats(s, st, 4);
+    assert_int_equal(cbt_stat_of(st, n, "lo")->decisions, 3); /* the good views only */
+    f->api.free(s);
+    g_free(p);
+
+    /* DDZ: seat 0 bids first and bids 3, so it is landlord */
+    p = cbt_conf_tp(f, "[game]\nrules = ddz\n[strategy.lo]\nplugin = lowest\n[seats]\n0 = lo\n1 = lo\n2 = lo\n");
+    s = cbt_open_ok(f, p);
+    t = cbt_table_ok(f, s, NULL);
+    r = f->api.rules(s);
+    cb_engine *e = cbt_engine(r, 11, 0);
+    cb_view v, w;
+    cbt_engine_view(e, &v);
+    assert_int_equal(v.phase, CB_PHASE_BID);
+    assert_int_equal(decide_ok(f, t, &v), CB_OK);
+    w = v;
+    w.bottom = cb_engine_bottom(e);
+    assert_int_equal(cb_cards_size(w.bottom), 3);
+    refused_naming(f, t, &w, "bottom", "DDZ bottom shown during the bidding");
+    char err[160];
+    assert_int_equal(cb_engine_bid(e, 3, err, sizeof err), 0);
+    cbt_engine_view(e, &v); /* the landlord's first lead */
+    assert_int_equal(v.phase, CB_PHASE_PLAY);
+    assert_int_equal(v.landlord, 0);
+    assert_int_equal(v.first_seat, 0);
+    assert_int_equal(decide_ok(f, t, &v), CB_OK);
+    w = v;
+    w.first_seat = 1;
+    refused_naming(f, t, &w, "first_seat", "DDZ first_seat not the landlord");
+    w = v;
+    w.landlord = w.first_seat = 1; /* consistent with each other, not with the bids */
+    refused_naming(f, t, &w, "landlord", "landlord inconsistent with the bids");
+    cb_engine_free(e);
+    f->api.table_free(t);
+    n = f->api.stats(s, st, 4);
+    assert_int_equal(cbt_stat_of(st, n, "lo")->decisions, 2);
+    f->api.free(s);
+    g_free(p);
+}
+
 static void test_strerror(void **state)
 {
     fx *f = *state;
@@ -1078,6 +1367,8 @@ int main(void)
         cmocka_unit_test(test_view_1_0),
         cmocka_unit_test(test_decision_sizes),
         cmocka_unit_test(test_last_error),
+        cmocka_unit_test(test_fallback_always_legal),
+        cmocka_unit_test(test_refusals_named),
         cmocka_unit_test(test_strerror),
     };
     return cmocka_run_group_tests(tests, group_setup, cbt_shimfix_teardown);

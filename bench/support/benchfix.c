@@ -12,6 +12,8 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "cardbot/game.h"
+
 uint64_t cbb_rng_next(uint64_t *s)
 {
     uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
@@ -160,66 +162,44 @@ int cbb_open_lowest(const cbb_env *E, cb_shim **s, cb_table **t)
 int cbb_play_game(const cb_rules *r, cbb_decide_fn decide, void *ctx, uint64_t *rng,
                   uint32_t budget_ms, cbb_game *gm, cb_view *views, int cap)
 {
-    int ids[CB_NCARDS], n = 0;
-    for (int id = 0; id < CB_NCARDS; id++)
-        if (r->deck & cb_card_bit(id))
-            ids[n++] = id;
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)(cbb_rng_next(rng) % (uint64_t)(i + 1));
-        int x = ids[i];
-        ids[i] = ids[j];
-        ids[j] = x;
+    /* the engine deals and keeps the record, so every view is one a real game reaches (the
+     * shim refuses any other) */
+    cb_engine_opts o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.key = cbb_rng_next(rng);
+    o.first_bidder = o.landlord = -1;
+    char err[160];
+    cb_engine *e = cb_engine_new(r, &o, err, sizeof err);
+    if (!e) {
+        printf("cbb_play_game: %s\n", err);
+        return -1;
     }
-    cb_cards hand[3] = { 0, 0, 0 };
-    for (int i = 0; i < n; i++)
-        hand[i % 3] |= cb_card_bit(ids[i]);
-    int cur = 0;
-    for (int s = 0; s < 3; s++)
-        if (hand[s] & 1u)
-            cur = s;
-    int first = cur, nh = 0, nv = 0, table_seat = -1;
-    cb_cards table = 0;
-    while (nv < cap && nh < CBB_MAXHIST) {
+    int nv = 0, rc = 0;
+    /* 包庄 (or DDZ bids): everybody passes; the benchmarks time plays */
+    while (rc == 0 && cb_engine_phase(e) == CB_PHASE_BID)
+        rc = cb_engine_bid(e, 0, err, sizeof err);
+    while (rc == 0 && nv < cap && cb_engine_phase(e) == CB_PHASE_PLAY) {
+        int nh = 0;
+        const cb_play_rec *h = cb_engine_history(e, &nh);
+        if (nh > CBB_MAXHIST)
+            break;
+        memcpy(gm->hist, h, (size_t)nh * sizeof *h);
         cb_view *v = &views[nv++];
-        memset(v, 0, sizeof *v);
-        v->struct_size = sizeof *v;
-        v->abi_version = CB_ABI_VERSION;
-        v->rules = r;
-        v->phase = CB_PHASE_PLAY;
-        v->seat = cur;
-        v->nseats = 3;
-        v->first_seat = first;
-        v->hand = hand[cur];
-        for (int s = 0; s < 3; s++) {
-            v->cards_left[s] = cb_cards_size(hand[s]);
-            v->bids[s] = 0;
-        }
-        v->landlord = -1;
+        cb_engine_view(e, cb_engine_turn(e), budget_ms, v);
+        /* the game's own record and the caller's rules: both outlive the engine */
         v->history = gm->hist;
-        v->nhistory = nh;
-        v->table = table;
-        v->table_seat = table_seat;
-        v->budget_ms = budget_ms;
-        v->seed = cbb_rng_next(rng);
-        cb_decision d;
-        memset(&d, 0, sizeof d);
-        d.struct_size = sizeof d;
-        if (decide(ctx, v, &d) != 0)
-            return -1;
-        gm->hist[nh].seat = cur;
-        gm->hist[nh++].cards = d.cards;
-        if (d.cards) {
-            hand[cur] &= ~d.cards;
-            table = d.cards;
-            table_seat = cur;
-            if (!hand[cur])
-                break;
-        }
-        cur = (cur + 1) % 3;
-        if (cur == table_seat) {
-            table = 0;
-            table_seat = -1;
+        v->rules = r;
+        cb_decision d = { .struct_size = sizeof d };
+        if (decide(ctx, v, &d) != 0) {
+            snprintf(err, sizeof err, "the strategy failed");
+            rc = -1;
+        } else {
+            rc = cb_engine_play(e, d.cards, err, sizeof err);
         }
     }
-    return nv;
+    if (rc != 0)
+        printf("cbb_play_game: view %d: %s\n", nv, err);
+    cb_engine_free(e);
+    return rc == 0 ? nv : -1;
 }

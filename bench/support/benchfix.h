@@ -1,6 +1,7 @@
 /* cardbot bench — what the shim benchmarks (bench_shim.c, bench_isolation.c) share: finding
  * the build directory, loading the shim with dlopen as a host would, writing and opening a
- * config, the views of whole pdk16 games, a clock and the spread of per-pass times.
+ * config, the views of whole pdk16 games (played with the engine), a clock and the spread of
+ * per-pass times.
  *
  * The Makefile links each .c of bench/support into every bench binary. Messages go to stdout,
  * like the rest of a benchmark's report, prefixed with the benchmark's name (who).
@@ -69,12 +70,15 @@ typedef struct cbb_game {
     cb_play_rec hist[CBB_MAXHIST]; /* the record the game's views point into */
 } cbb_game;
 
-/* Decide one play of view v into d (cleared, struct_size set); 0 when it answered. */
+/* Decide one play of view v into d (cleared, struct_size set: the host's part); 0 when it
+ * answered. */
 typedef int (*cbb_decide_fn)(void *ctx, const cb_view *v, cb_decision *d);
 
-/* Deal one pdk16 game from the deck of r (shuffled with rng) and let decide play it at all
- * seats from the spade 3's holder, keeping every view (budget_ms, a fresh seed each) in
- * views[0..cap). Returns the number of views, or -1 when decide fails. */
+/* Play one game of r with the engine (game.h; the deal's key drawn from rng; 包庄 declined
+ * by all) and let decide play it at all seats, keeping every play view (budget_ms, the
+ * engine's seed) in views[0..cap): real positions, as the shim's view check wants them. The
+ * views point at r and at gm's copy of the record. Returns the number of views, or -1 (the
+ * reason printed) when decide fails or its answer is illegal. */
 int cbb_play_game(const cb_rules *r, cbb_decide_fn decide, void *ctx, uint64_t *rng,
                   uint32_t budget_ms, cbb_game *gm, cb_view *views, int cap);
 

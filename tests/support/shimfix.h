@@ -3,7 +3,8 @@
  * The shim is the built libcardbot-shim.so of one variant ($CB_BUILD, default build/plain),
  * loaded with dlopen exactly as a host in another language would, its API resolved by name;
  * the fault-injection plugins are $CB_BUILD/tests/plugins/NAME.so. Configs are written to a
- * fresh temp directory, removed again at teardown. Views are built from card text.
+ * fresh temp directory, removed again at teardown. Views are real positions, played with the
+ * engine (game.h) from chosen hands.
  *
  * Everything here fails the running cmocka test (fail_msg / assert_*) on a problem, so the
  * tests read as the checks they make.
@@ -73,21 +74,63 @@ cb_table *cbt_table_ok(cbt_shimfix *f, cb_shim *s, const char *id);
 
 /* ---- views ---- */
 
-typedef struct cbt_vb {
-    cb_view v;
-    cb_play_rec hist[8];
-} cbt_vb;
-
 /* Card text in the rules' deck. */
 cb_cards cbt_cards(const cb_rules *r, const char *text);
-/* A three-seat play view for seat: hand, the play to beat (NULL: lead) made by table_seat,
- * first = the game's first play (no history; else one earlier play by the next seat, the
- * highest deck card that is neither mine nor on the table), others holding 10 cards each,
- * budget 0, seed 1. */
-void cbt_view_play(cbt_vb *b, const cb_rules *r, int seat, const char *hand, const char *table,
-                   int table_seat, bool first);
-/* The same view in the bidding phase with bids b0, b1, b2. */
-void cbt_view_bid(cbt_vb *b, const cb_rules *r, int seat, const char *hand, int b0, int b1, int b2);
+
+/* ---- real positions: views the strict view check (cb_view_check) accepts ----
+ *
+ * The shim refuses every view no real game produces, so a test that needs a position (the
+ * next seat down to one card, a table to follow, the first play) plays it with the engine
+ * from chosen hands. Every builder fails the test with the engine's or the view check's
+ * reason when the position cannot be reached: a fixture mistake shows as one. */
+
+#define CBT_MAXHIST 64
+
+/* A view and its own copy of the history (so a test may break either). */
+typedef struct cbt_vb {
+    cb_view v;
+    cb_play_rec hist[CBT_MAXHIST];
+} cbt_vb;
+
+/* The view of the seat to act after a script of actions. keep[s] (text, NULL = nothing): cards
+ * seat s is dealt besides those it plays in the script; the cards the script plays join their
+ * seat's deal; the rest of the deck is dealt at random (a fixed stream; DDZ: what is left is
+ * the bottom). When a random deal makes an action illegal (a pass where the seat could beat)
+ * the next deal of the stream is tried. first_bidder: DDZ's first bidder (PDK: ignored, the
+ * spade-3 holder bids and leads first). The script, actions separated by spaces:
+ *   S=N      seat S bids N
+ *   S:CARDS  seat S plays CARDS (suits named: "3s4s5s"); S:- passes
+ *   *        every seat still to bid bids 0 (PDK 包庄: nobody declares; not in DDZ, where
+ *            all passing redeals)
+ * Each action must be the seat to act's. The view: budget 0 (the config's), rules = r, the
+ * history copied into b. */
+void cbt_pos(cbt_vb *b, const cb_rules *r, const char *const keep[3], int first_bidder, const char *script);
+
+/* PDK (spade3_first) positions of seat holding exactly hand, parsed in the deck without the
+ * spade 3 (it opened the game: a bare "3" is another 3), table after hand likewise:
+ *  - cbt_pos_lead: seat leads a later trick. seat opened the game with the straight of the
+ *    spade 3 and as many cards as it holds besides hand; both others passed (a full hand
+ *    left each).
+ *  - cbt_pos_follow: seat follows table, played by table_seat. As above, but one of the
+ *    others beat the opening straight with the straight of as many cards up to the A, both
+ *    others passed, and it led table: table_seat = seat + 2 (mod 3) leads at once;
+ *    table_seat = seat + 1 leads and seat + 2 passes (a pass that must be legal: under
+ *    must_beat only when seat + 2 cannot beat table).
+ * seat holds no bomb (it passes over the A straight); the opening straight, hand size minus
+ * hand, has 5..12 cards (5..11 to follow: pdk16 hands of 4..11 cards, 5..11). */
+void cbt_pos_lead(cbt_vb *b, const cb_rules *r, int seat, const char *hand);
+void cbt_pos_follow(cbt_vb *b, const cb_rules *r, int seat, const char *hand, const char *table,
+                    int table_seat);
+/* The game's first play (after 包庄, when on, was declined by all): seat holds hand, which
+ * must hold the spade 3, and random cards to the hand size. */
+void cbt_pos_first(cbt_vb *b, const cb_rules *r, int seat, const char *hand);
+/* *dst = *src with dst's view pointing at dst's own history. */
+void cbt_vb_copy(cbt_vb *dst, const cbt_vb *src);
+/* Fails the test unless cb_view_check(r, v) accepts v (the reason in the message). */
+void cbt_assert_real(const cb_rules *r, const cb_view *v, const char *what);
+/* A card of rank (0 = 3 .. 12 = 2) that neither the view's hand nor its history holds; 0 when
+ * there is none. For tests that break a view with cards some other seat may hold. */
+cb_cards cbt_unseen(const cb_view *v, int rank);
 
 /* ---- real views (game.h's engine): what the strict view check accepts ---- */
 

@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "cardbot/bot.h"
-#include "../plugin/common/deal.h"
+#include "cardbot/game.h"
 #include "../plugin/common/policy.h"
 #include "../plugin/common/rollout.h"
 #include "../plugin/ismcts/search.h"

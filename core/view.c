@@ -19,7 +19,10 @@ int cb_view_upgrade(const cb_view *in, cb_view *out)
         const cb_rules *r = v.rules;
         bool ddz = r && r->game == CB_GAME_DDZ;
         if (ddz) {
-            v.first_bidder = v.first_seat;
+            /* a play view where nobody was ever asked to bid: fixed roles (a 1.0 host's
+             * --landlord mode), so no bidding took place */
+            bool asked = v.bids[0] != -1 || v.bids[1] != -1 || v.bids[2] != -1;
+            v.first_bidder = v.phase == CB_PHASE_PLAY && !asked ? -1 : v.first_seat;
             v.first_seat = v.phase == CB_PHASE_PLAY ? v.landlord : -1;
         } else {
             v.first_bidder = (r && r->bao) ? v.first_seat : -1;

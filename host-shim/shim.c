@@ -514,18 +514,28 @@ static int ask(const shim_conf *c, int s, void *inst, const cb_view *v, const sh
     decide_fn fn = pc ? bot->decide_play : bot->decide_bid;
     *answered = false;
     dec_init(d);
+    /* A plugin built for ABI 1.0 was promised a seat in first_seat ("who bid first / led
+     * first"; the 1.0 shim refused views without one): during a DDZ bidding, where 1.1 has
+     * no first leader yet (-1), it gets the first bidder. */
+    cb_view v10;
+    const cb_view *pv = v;
+    if ((bot->abi_version & 0xFFFFu) == 0 && v->first_seat < 0) {
+        v10 = *v;
+        v10.first_seat = v->first_bidder;
+        pv = &v10;
+    }
     int rc = -1;
     if (!fn) {
         *ns = 0;
     } else if (c->isolation == SHIM_ISO_PROCESS) {
-        int wr = shim_worker_decide(inst, v, pc ? CB_PHASE_PLAY : CB_PHASE_BID, d, &rc, ns, why, whylen);
+        int wr = shim_worker_decide(inst, pv, pc ? CB_PHASE_PLAY : CB_PHASE_BID, d, &rc, ns, why, whylen);
         if (wr != CB_OK) {
             dec_init(d);
             return wr;
         }
     } else {
         uint64_t t0 = now_ns();
-        rc = fn(inst, v, d);
+        rc = fn(inst, pv, d);
         *ns = now_ns() - t0;
     }
     d->struct_size = sizeof *d;

@@ -1,13 +1,14 @@
 /* cardbot shim — the config file, read with GKeyFile, into an immutable shim_conf.
  *
- *   [shim]            plugin_dir (relative: to the config file's directory; default: the
- *                     directory of libcardbot-shim.so + "/plugins"), fallback (a strategy
- *                     name), budget_ms (default 1000), isolation (inproc, the default: direct
- *                     calls; process: each instance in a forked worker, shim_process.c)
+ *   [shim]            plugin_dir (a list of directories searched first, ':' or ';' between
+ *                     them, relative ones to the config file's directory: shim_path.h has the
+ *                     whole search path), fallback (a strategy name), budget_ms (default
+ *                     1000), isolation (inproc, the default: direct calls; process: each
+ *                     instance in a forked worker, shim_process.c)
  *   [game]            rules = pdk16 | pdk15 | guanpai | ddz
  *   [rules]           flag overrides, each passed to cb_rules_set
- *   [strategy.NAME]   plugin = base name (plugin_dir/NAME.so) or a path with a '/'; every
- *                     other key goes to the plugin's create() as a cb_param
+ *   [strategy.NAME]   plugin = base name (NAME.so along the search path) or a path with a
+ *                     '/'; every other key goes to the plugin's create() as a cb_param
  *   [seats]           0 / 1 / 2 = strategy name
  *   [table.ID]        0 / 1 / 2 = strategy name for table ID (other seats: [seats])
  *   [match]           free keys for the console host (read with cb_shim_get)
@@ -23,6 +24,7 @@
  * — so a reload deploys a rebuilt plugin, and an untouched one keeps its code and state.
  */
 #include "shim_int.h"
+#include "shim_path.h"
 #include "shim_process.h"
 
 #include <dlfcn.h>
@@ -50,34 +52,6 @@ static void conf_err(char *err, size_t errlen, const char *file, const char *gro
         snprintf(err, errlen, "%s: [%s]: %s", file, group, msg);
     else
         snprintf(err, errlen, "%s: %s", file, msg);
-}
-
-/* The directory holding this very library, + "/plugins": build/asan/libcardbot-shim.so
- * loads build/asan/plugins/NAME.so without any setting. */
-static char *default_plugin_dir(void)
-{
-    Dl_info info;
-    void *self;
-    shim_conf *(*fn)(const char *, const shim_conf *, unsigned, char *, size_t) = shim_conf_load;
-    memcpy(&self, &fn, sizeof self);
-    if (dladdr(self, &info) && info.dli_fname && info.dli_fname[0]) {
-        char *dir = g_path_get_dirname(info.dli_fname);
-        char *res = g_build_filename(dir, "plugins", NULL);
-        g_free(dir);
-        return res;
-    }
-    return g_strdup("plugins");
-}
-
-/* A path from the config: absolute as is, relative to the config file's directory. */
-static char *conf_path(const char *file, const char *p)
-{
-    if (g_path_is_absolute(p))
-        return g_strdup(p);
-    char *dir = g_path_get_dirname(file);
-    char *res = g_build_filename(dir, p, NULL);
-    g_free(dir);
-    return res;
 }
 
 static bool valid_name(const char *s)
@@ -163,7 +137,7 @@ static int load_shim_group(GKeyFile *kf, shim_conf *c, char **plugin_dir, char *
                 rc = -1;
             } else {
                 g_free(*plugin_dir);
-                *plugin_dir = conf_path(c->file, v);
+                *plugin_dir = g_strdup(v); /* a list: shim_path.c resolves its entries */
             }
         } else if (strcmp(k, "fallback") == 0) {
             g_free(*fallback);
@@ -306,10 +280,15 @@ static int load_strategy(GKeyFile *kf, shim_conf *c, const shim_conf *prev, cons
         g_free(pv);
         return -1;
     }
-    char *path = strchr(pv, '/') ? conf_path(c->file, pv)
-                                 : g_strdup_printf("%s/%s.so", plugin_dir, pv);
-    g_free(pv);
     char perr[640];
+    char *cdir = g_path_get_dirname(c->file);
+    char *path = shim_plugin_find(pv, cdir, plugin_dir, perr, sizeof perr);
+    g_free(cdir);
+    g_free(pv);
+    if (!path) {
+        conf_err(err, errlen, c->file, group, "plugin", "%s", perr);
+        return -1;
+    }
     shim_plugin *p = conf_plugin(c, prev, path, perr, sizeof perr);
     g_free(path);
     if (!p) {
@@ -474,8 +453,6 @@ static int conf_build(GKeyFile *kf, shim_conf *c, const shim_conf *prev, char *e
     if (load_shim_group(kf, c, &plugin_dir, &fallback, err, errlen) != 0 ||
         load_game(kf, c, err, errlen) != 0 || load_rules(kf, c, err, errlen) != 0)
         goto out;
-    if (!plugin_dir)
-        plugin_dir = default_plugin_dir();
 
     c->strat = g_new0(shim_strategy, ng ? ng : 1);
     for (gsize i = 0; i < ng; i++)

@@ -153,7 +153,8 @@ int cb_view_legal_bids(const cb_view *v, int32_t *out, int cap);
 /* Copy a host's view of any known size into *out at this library's size: members beyond
  * in->struct_size take their defaults (zero, except first_bidder: a 1.0 view's first_seat
  * meant "who bid first" in DDZ, so a 1.0 DDZ view gives first_bidder = first_seat and
- * first_seat = the landlord (-1 while bidding); a 1.0 PDK view gives first_bidder =
+ * first_seat = the landlord (-1 while bidding) — or first_bidder = -1 for a play view where
+ * no seat was ever asked to bid (fixed roles); a 1.0 PDK view gives first_bidder =
  * first_seat when rules->bao, else -1). Returns 0, or -1 when in->struct_size is smaller
  * than a 1.0 view. */
 int cb_view_upgrade(const cb_view *in, cb_view *out);

@@ -4,6 +4,7 @@
  * 2 give identical summaries (timing lines aside) and identical replays; config errors exit 2
  * with a message naming file, group and key; a plugin answering illegally is replaced and
  * counted and the match completes. */
+#include <dlfcn.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "cardbot/rules.h"
+#include "support/oracle_settle.h"
 
 static const char *build_dir(void)
 {
@@ -158,6 +160,10 @@ static void check_game(const cb_rules *r, JsonObject *o, replay_totals *tot)
     }
     if (landlord >= 0)
         tot->bao_or_landlord++;
+    /* the record as played, for the independent settlement at the end */
+    cb_cards start[3] = {hand[0], hand[1], hand[2]};
+    guint nrec = json_array_get_length(plays);
+    cb_play_rec *rec = g_new0(cb_play_rec, nrec ? nrec : 1);
     int cur = leader, passes = 0, table_seat = -1, made[3] = {0}, bombs = 0, btricks[3] = {0}, winner = -1;
     cb_move table = {0};
     bool have_table = false;
@@ -183,6 +189,8 @@ static void check_game(const cb_rules *r, JsonObject *o, replay_totals *tot)
         }
         if (i == 0 && r->game == CB_GAME_PDK && r->spade3_first)
             assert_true(c & cb_card_bit(0));
+        rec[i].seat = cur;
+        rec[i].cards = c;
         tot->plays++;
         if (!c) {
             tot->passes++;
@@ -232,12 +240,25 @@ static void check_game(const cb_rules *r, JsonObject *o, replay_totals *tot)
         }
         cb_pdk_settle(r, &pres, delta);
     }
+    /* the oracle settles the game again from the record alone (its own bomb, trick and
+     * spring reading, its own arithmetic): core's settlement produced the replay's points and
+     * also the delta above, so only this comparison can see a slip in core/settle.c */
+    int odelta[3], owinner = -1;
+    int omult = cbt_oracle_settle_record(r, start, landlord, r->game == CB_GAME_DDZ ? dres.bid : 1, rec, (int)n,
+                                         odelta, &owinner);
+    assert_int_equal(owinner, winner);
+    if (json_object_has_member(o, "multiplier"))
+        assert_int_equal(omult, (int)json_object_get_int_member(o, "multiplier"));
     for (int s = 0; s < 3; s++) {
         int got = (int)json_array_get_int_element(pts, s);
         assert_int_equal(got, delta[s]);
+        if (got != odelta[s])
+            fail_msg("game %d seat %d: replay points %d, the oracle settles %d", (int)json_object_get_int_member(o, "game"),
+                     s, got, odelta[s]);
         sum += got;
     }
     assert_int_equal(sum, 0);
+    g_free(rec);
     tot->games++;
 }
 
@@ -574,6 +595,150 @@ static void test_belief_active(void **s)
     belief_everywhere("pdk16", NULL, "3", 6, 3); /* 包庄 from the first leader, each leader */
 }
 
+/* Seeds reveal nothing: a plugin that inverts the splitmix64 stream (tests/plugins/seedattack.c)
+ * recovers every hand of a deal made the old way — one stream for the shuffle and the decision
+ * seeds — and never a hand of cardbot match, whose shuffles and seeds are separate keyed
+ * streams. */
+typedef void (*predict_fn)(const cb_rules *, uint64_t, int, cb_cards[3][3]);
+
+static uint64_t old_mix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static void test_seed_attack(void **s)
+{
+    (void)s;
+    /* the attack is real: against the old dealing it finds the deal from any early seed */
+    char *so = g_strdup_printf("%s/tests/plugins/seedattack.so", build_dir());
+    void *dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+    assert_non_null(dl);
+    predict_fn predict = (predict_fn)dlsym(dl, "seedattack_predict");
+    assert_non_null(predict);
+    cb_rules r;
+    assert_int_equal(cb_rules_preset("ddz", &r), 0);
+    int found = 0;
+    for (uint64_t deal = 0; deal < 20; deal++) {
+        uint64_t match_seed = 1000 + deal, rot = deal % 3;
+        uint64_t deal_state = match_seed ^ (0xD1B54A32D192ED03ull * (deal + 1));
+        uint64_t stream = deal_state ^ (0x2545F4914F6CDD1Dull * (rot + 1));
+        /* the old shuffle, dealt from deal_state */
+        int ids[CB_NCARDS], n = 0;
+        for (int id = 0; id < CB_NCARDS; id++)
+            if (r.deck & cb_card_bit(id))
+                ids[n++] = id;
+        uint64_t d = deal_state;
+        for (int i = n - 1; i > 0; i--) {
+            int j = (int)(old_mix(&d) % (uint64_t)(i + 1));
+            int t = ids[i];
+            ids[i] = ids[j];
+            ids[j] = t;
+        }
+        cb_cards hand0 = 0;
+        for (int c = 0; c < r.hand_size; c++)
+            hand0 |= cb_card_bit(ids[c]);
+        int k = (int)(deal % 5); /* the seed of the k-th decision */
+        uint64_t seed = 0;
+        for (int i = 0; i <= k; i++)
+            seed = old_mix(&stream);
+        cb_cards g[3][3];
+        predict(&r, seed, k, g);
+        found += g[rot][0] == hand0;
+    }
+    dlclose(dl);
+    g_free(so);
+    assert_int_equal(found, 20);
+
+    /* ... and against cardbot match it never does */
+    const char *games[][3] = {{"pdk16", "15", "--duplicate"}, {"ddz", "15", "--duplicate"}, {"ddz", "6", NULL}};
+    char *dir = g_strdup_printf("%s/tests/plugins", build_dir());
+    char *abs = g_canonicalize_filename(dir, NULL);
+    for (size_t c = 0; c < G_N_ELEMENTS(games); c++) {
+        /* the test plugins' directory first; heuristic from the default place */
+        char *body = g_strdup_printf("[shim]\nplugin_dir = %s\n[game]\nrules = %s\n[strategy.a]\nplugin = seedattack\n"
+                                     "[strategy.h]\nplugin = heuristic\n[seats]\n0 = a\n1 = h\n2 = h\n",
+                                     abs, games[c][0]);
+        char *cfg = write_config("attack.ini", body);
+        char *rep = tmp_path("attack.jsonl");
+        char *out = NULL, *err = NULL;
+        int rc = games[c][2] ? run_cardbot(&out, &err, "match", "--config", cfg, "--games", games[c][1], "--seed", "7",
+                                           "--quiet", games[c][2], "--replay", rep, NULL)
+                             : run_cardbot(&out, &err, "match", "--config", cfg, "--games", games[c][1], "--seed", "7",
+                                           "--quiet", "--replay", rep, NULL);
+        if (rc != 0)
+            print_error("%s%s", out, err);
+        assert_int_equal(rc, 0);
+        char *text = NULL;
+        assert_true(g_file_get_contents(rep, &text, NULL, NULL));
+        int miss = 0, hits = 0;
+        for (const char *p = text; (p = strstr(p, "ATTACK ")); p += 7) {
+            if (strncmp(p + 7, "hit", 3) == 0)
+                hits++;
+            else
+                miss++;
+        }
+        print_message("%s %s: the attack missed %d decisions, hit %d\n", games[c][0], games[c][2] ? games[c][2] : "",
+                      miss, hits);
+        assert_true(miss > 0);
+        assert_int_equal(hits, 0);
+        g_free(text);
+        g_free(out);
+        g_free(err);
+        g_free(rep);
+        g_free(cfg);
+        g_free(body);
+    }
+    g_free(abs);
+    g_free(dir);
+}
+
+/* --seed and --games are refused when negative; without any seed the key is random and is
+ * printed after the summary, and replaying with it gives the same games. */
+static void test_seed_options(void **s)
+{
+    (void)s;
+    char *body = g_strdup("[game]\nrules = pdk16\n[strategy.h]\nplugin = heuristic\n[seats]\n0 = h\n1 = h\n2 = h\n");
+    char *cfg = write_config("seeds.ini", body);
+    char *out = NULL, *err = NULL;
+    assert_int_equal(run_cardbot(&out, &err, "match", "--config", cfg, "--games", "3", "--seed", "-5", NULL), 2);
+    assert_non_null(strstr(err, "--seed -5"));
+    g_free(out);
+    g_free(err);
+    assert_int_equal(run_cardbot(&out, &err, "match", "--config", cfg, "--games", "-1", NULL), 2);
+    assert_non_null(strstr(err, "--games -1"));
+    g_free(out);
+    g_free(err);
+    assert_int_equal(run_cardbot(&out, &err, "match", "--config", cfg, "--games", "6", NULL), 0);
+    const char *line = strstr(out, "Seed ");
+    assert_non_null(line);
+    long long key = -1;
+    assert_int_equal(sscanf(line, "Seed %lld", &key), 1);
+    assert_null(strstr(out, "seed 1,")); /* not the old default */
+    char *first = without_timing(out);
+    g_free(out);
+    g_free(err);
+    char keytxt[32];
+    snprintf(keytxt, sizeof keytxt, "%lld", key);
+    assert_int_equal(run_cardbot(&out, &err, "match", "--config", cfg, "--games", "6", "--seed", keytxt, NULL), 0);
+    char *again = without_timing(out);
+    /* the same games: every result line after the header agrees */
+    const char *a = strchr(first, '\n'), *b = strchr(again, '\n');
+    assert_non_null(a);
+    assert_non_null(b);
+    const char *seed_line = strstr(a, "Seed ");
+    assert_non_null(seed_line);
+    assert_int_equal(strncmp(a, b, (size_t)(seed_line - a)), 0);
+    g_free(first);
+    g_free(again);
+    g_free(out);
+    g_free(err);
+    g_free(cfg);
+    g_free(body);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -582,6 +747,7 @@ int main(void)
         cmocka_unit_test(test_levels),        cmocka_unit_test(test_ismcts_configs),
         cmocka_unit_test(test_process_config), cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_illegal_plugin), cmocka_unit_test(test_belief_active),
+        cmocka_unit_test(test_seed_attack),    cmocka_unit_test(test_seed_options),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     remove_tmp_dir();

@@ -3,14 +3,18 @@
  *   cardbot match --config FILE [--games N] [--seed S] [--concurrency K] [--duplicate]
  *                 [--replay FILE.jsonl] [--table ID] [--landlord SEAT] [--quiet]
  *
- * Game g depends only on (seed, g): the deal comes from (seed, deal) and every decision's view
- * carries a seed from the same stream, so neither thread scheduling nor earlier games change it. Workers finish games in any
- * order; the main thread prints result lines and replay lines strictly in game order. */
+ * Game g depends only on (seed, g): the engine deals from (seed, deal) and gives every
+ * decision's view a seed from (seed, game, decision) — separate keyed streams, so a seed
+ * reveals nothing of the deal — and neither thread scheduling nor earlier games change it.
+ * Without --seed or [match] seed, the key is random and printed after the summary. Workers
+ * finish games in any order; the main thread prints result lines and replay lines strictly in
+ * game order. */
 #include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -107,7 +111,7 @@ static int read_int_setting(cb_shim *shim, const char *group, const char *key, l
 int cb_cmd_match(int argc, char **argv)
 {
     char *config = NULL, *replay = NULL, *table_id = NULL;
-    gint64 games = -1, seed = -1;
+    gint64 games = G_MININT64, seed = G_MININT64; /* MININT: not given */
     gint concurrency = 1, landlord = -1;
     gboolean duplicate = FALSE, quiet = FALSE;
     GOptionEntry entries[] = {
@@ -149,7 +153,17 @@ int cb_cmd_match(int argc, char **argv)
         goto out;
     }
     long long v;
-    if (games < 0) {
+    if (games != G_MININT64 && games < 1) {
+        cb_cli_error("match", "--games %lld: must be 1 or more", (long long)games);
+        status = CB_CLI_EXIT_USAGE;
+        goto out;
+    }
+    if (seed != G_MININT64 && seed < 0) {
+        cb_cli_error("match", "--seed %lld: must be 0 or more", (long long)seed);
+        status = CB_CLI_EXIT_USAGE;
+        goto out;
+    }
+    if (games == G_MININT64) {
         games = 100;
         if ((rc = read_int_setting(shim, "match", "games", &v)) < 0) {
             status = CB_CLI_EXIT_USAGE;
@@ -158,14 +172,31 @@ int cb_cmd_match(int argc, char **argv)
         if (rc)
             games = v;
     }
-    if (seed < 0) {
-        seed = 1;
+    bool random_seed = false;
+    if (seed == G_MININT64) {
         if ((rc = read_int_setting(shim, "match", "seed", &v)) < 0) {
             status = CB_CLI_EXIT_USAGE;
             goto out;
         }
-        if (rc)
+        if (rc && v < 0) {
+            cb_cli_error("match", "%s: [match] seed: %lld must be 0 or more", config, v);
+            status = CB_CLI_EXIT_USAGE;
+            goto out;
+        }
+        if (rc) {
             seed = v;
+        } else {
+            /* no seed anywhere: a secret key from the kernel, printed only once the match is
+             * over (so the run can be replayed), never while a plugin could read it */
+            uint64_t k = 0;
+            if (getrandom(&k, sizeof k, 0) != (ssize_t)sizeof k) {
+                cb_cli_error("match", "no --seed and no random key available: give --seed");
+                status = 1;
+                goto out;
+            }
+            seed = (gint64)(k >> 1);
+            random_seed = true;
+        }
     }
     long long budget = 1000;
     if (read_int_setting(shim, "shim", "budget_ms", &budget) < 0) {
@@ -203,8 +234,12 @@ int cb_cmd_match(int argc, char **argv)
     g_mutex_init(&R.lock);
     g_cond_init(&R.cond);
     /* The concurrency is printed on the timing line: everything else must not depend on it. */
-    printf("Match: %s, rules %s, %d games%s, seed %lld", config, R.rules->preset, R.games,
-           duplicate ? " (duplicate: each deal with hands rotated over 3 seats)" : "", (long long)seed);
+    printf("Match: %s, rules %s, %d games%s, ", config, R.rules->preset, R.games,
+           duplicate ? " (duplicate: each deal with hands rotated over 3 seats)" : "");
+    if (random_seed)
+        printf("seed chosen at random (printed at the end)");
+    else
+        printf("seed %lld", (long long)seed);
     if (landlord >= 0)
         printf(", landlord fixed at seat %d", landlord);
     printf("\n");
@@ -250,6 +285,8 @@ int cb_cmd_match(int argc, char **argv)
         fprintf(stderr, "\r%*s\r", 30, "");
     cb_match_stats_print(stats, stdout, secs);
     printf("timing concurrency %d\n", concurrency);
+    if (random_seed)
+        printf("Seed %lld (chosen at random: replay this match with --seed %lld)\n", (long long)seed, (long long)seed);
     cb_match_stats_free(stats);
     if (errors) {
         fprintf(stderr, "cardbot match: %d games could not be completed (first: %s)\n", errors, first_err);

@@ -15,6 +15,10 @@
 #include "cardbot/rules.h"
 
 #define CB_CLI_EXIT_USAGE 2
+/* cardbot match: 1 = games could not be completed or a result could not be written;
+ * 3 = a plugin ended the process in the middle of a decision (in-process isolation);
+ * 128 + signal = interrupted by SIGINT / SIGTERM (the finished games are summarised). */
+#define CB_CLI_EXIT_PLUGIN 3
 
 /* A subcommand: argv[0] is the subcommand's name. Returns the exit status. */
 typedef int (*cb_cli_fn)(int argc, char **argv);

@@ -9,7 +9,12 @@
  * Without --seed or [match] seed, the key is random and printed after the summary. Workers
  * finish games in any order; the main thread prints result lines and replay lines strictly in
  * game order. */
+#include <errno.h>
 #include <glib.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stddef.h>
@@ -35,7 +40,48 @@ typedef struct run {
     GCond cond;
     int failed_tables;
     char table_err[256];
+    int stop;              /* under lock: a signal number, or -1 (a write failed): no new games */
+    bool done;             /* the signal watcher may go */
 } run;
+
+/* The exit trap: a plugin that calls exit() in-process ends the whole program; the match is
+ * then incomplete, and the trap says so and whose decision it was instead of leaving a silent
+ * exit 0. Process-wide by nature (atexit), set while a match runs. */
+static atomic_int match_running;
+
+static void exit_trap(void)
+{
+    if (!atomic_load(&match_running))
+        return;
+    const char *who = cb_match_deciding();
+    fprintf(stderr, "cardbot match: the process was ended (exit) during a decision%s%s%s; the match is "
+            "incomplete\n", who ? " of strategy '" : "", who ? who : "", who ? "'" : "");
+    fflush(stderr);
+    _exit(CB_CLI_EXIT_PLUGIN);
+}
+
+/* SIGINT / SIGTERM are blocked in every thread and taken here, so the main thread only ever
+ * stops between whole result and replay lines. */
+static gpointer signal_watch(gpointer data)
+{
+    run *R = data;
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    struct timespec tick = {0, 100 * 1000 * 1000};
+    for (;;) {
+        int sig = sigtimedwait(&set, NULL, &tick);
+        g_mutex_lock(&R->lock);
+        bool done = R->done;
+        if (sig > 0 && !R->stop)
+            R->stop = sig;
+        g_cond_broadcast(&R->cond);
+        g_mutex_unlock(&R->lock);
+        if (done)
+            return NULL;
+    }
+}
 
 static gpointer worker(gpointer data)
 {
@@ -50,9 +96,12 @@ static gpointer worker(gpointer data)
         if (g >= R->games)
             break;
         g_mutex_lock(&R->lock);
-        while (g >= R->consumed + R->window)
+        while (g >= R->consumed + R->window && !R->stop)
             g_cond_wait(&R->cond, &R->lock);
+        bool stop = R->stop != 0;
         g_mutex_unlock(&R->lock);
+        if (stop)
+            break;
         cb_match_game *gm = g_new(cb_match_game, 1); /* cb_match_play_game clears what it uses */
         if (!t) {
             memset(gm, 0, offsetof(cb_match_game, plays));
@@ -130,9 +179,16 @@ int cb_cmd_match(int argc, char **argv)
     int rc = cb_cli_parse("match", ctx, &argc, &argv);
     if (rc)
         return rc;
+    /* SIGINT / SIGTERM wait for the watcher thread (signal_watch): blocked from here on, in
+     * this thread and every thread started after, so none of them is cut short mid-line */
+    sigset_t sigs, old_sigs;
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &sigs, &old_sigs);
     int status = 0;
     cb_shim *shim = NULL;
-    FILE *rf = NULL;
+    FILE *rf = NULL, *out = NULL;
     run R;
     memset(&R, 0, sizeof R);
     if (argc > 1) {
@@ -143,6 +199,17 @@ int cb_cmd_match(int argc, char **argv)
     if (!config) {
         cb_cli_error("match", "missing --config FILE");
         status = CB_CLI_EXIT_USAGE;
+        goto out;
+    }
+    /* Results go to a private copy of stdout; fd 1 itself goes to stderr, so whatever a plugin
+     * prints cannot pass for a result line (main() made sure fds 0-2 are open, so nothing of
+     * ours lands on a closed fd 1 either). */
+    int out_fd = dup(1);
+    if (out_fd < 0 || !(out = fdopen(out_fd, "w")) || dup2(2, 1) < 0) {
+        cb_cli_error("match", "cannot set up the result stream");
+        if (out_fd >= 0 && !out)
+            close(out_fd);
+        status = 1;
         goto out;
     }
     char err[512];
@@ -234,17 +301,22 @@ int cb_cmd_match(int argc, char **argv)
     g_mutex_init(&R.lock);
     g_cond_init(&R.cond);
     /* The concurrency is printed on the timing line: everything else must not depend on it. */
-    printf("Match: %s, rules %s, %d games%s, ", config, R.rules->preset, R.games,
-           duplicate ? " (duplicate: each deal with hands rotated over 3 seats)" : "");
+    fprintf(out, "Match: %s, rules %s, %d games%s, ", config, R.rules->preset, R.games,
+            duplicate ? " (duplicate: each deal with hands rotated over 3 seats)" : "");
     if (random_seed)
-        printf("seed chosen at random (printed at the end)");
+        fprintf(out, "seed chosen at random (printed at the end)");
     else
-        printf("seed %lld", (long long)seed);
+        fprintf(out, "seed %lld", (long long)seed);
     if (landlord >= 0)
-        printf(", landlord fixed at seat %d", landlord);
-    printf("\n");
-    fflush(stdout);
+        fprintf(out, ", landlord fixed at seat %d", landlord);
+    fprintf(out, "\n");
+    fflush(out);
     double t0 = now_s();
+    GThread *watch = g_thread_new("signals", signal_watch, &R);
+    atomic_store(&match_running, 1);
+    static atomic_int trap_set;
+    if (!atomic_exchange(&trap_set, 1))
+        atexit(exit_trap);
     GThread **th = g_new0(GThread *, concurrency);
     for (int i = 0; i < concurrency; i++)
         th[i] = g_thread_new("match", worker, &R);
@@ -252,10 +324,15 @@ int cb_cmd_match(int argc, char **argv)
     double last_progress = 0;
     int errors = 0;
     char first_err[300] = "";
+    int played = 0;
     for (int g = 0; g < R.games; g++) {
         g_mutex_lock(&R.lock);
-        while (!R.slots[g])
+        while (!R.slots[g] && !R.stop)
             g_cond_wait(&R.cond, &R.lock);
+        if (R.stop) { /* interrupted or a write failed: whole lines only, then the summary */
+            g_mutex_unlock(&R.lock);
+            break;
+        }
         cb_match_game *gm = R.slots[g];
         R.slots[g] = NULL;
         R.consumed = g + 1;
@@ -264,11 +341,19 @@ int cb_cmd_match(int argc, char **argv)
         if (gm->error && !errors++)
             snprintf(first_err, sizeof first_err, "game %d: %s", g + 1, gm->errmsg);
         cb_match_stats_add(stats, gm);
+        played++;
         if (!quiet)
-            game_line(stdout, gm);
+            game_line(out, gm);
         if (rf) {
             char *line = cb_match_game_json(R.rules, gm);
-            fprintf(rf, "%s\n", line);
+            if (fprintf(rf, "%s\n", line) < 0 || fflush(rf) != 0) {
+                cb_cli_error("match", "error writing replay file '%s': %s", replay, g_strerror(errno));
+                status = 1;
+                g_mutex_lock(&R.lock);
+                R.stop = -1;
+                g_cond_broadcast(&R.cond);
+                g_mutex_unlock(&R.lock);
+            }
             g_free(line);
         }
         if (tty && now_s() - last_progress > 0.5) {
@@ -277,26 +362,54 @@ int cb_cmd_match(int argc, char **argv)
         }
         g_free(gm);
     }
+    g_mutex_lock(&R.lock);
+    if (!R.stop && played < R.games)
+        R.stop = -1;
+    int stopped = R.stop;
+    if (!R.stop)
+        R.stop = -2; /* all consumed: no worker has a game left to take */
+    g_cond_broadcast(&R.cond);
+    g_mutex_unlock(&R.lock);
     for (int i = 0; i < concurrency; i++)
         g_thread_join(th[i]);
     g_free(th);
+    atomic_store(&match_running, 0);
+    g_mutex_lock(&R.lock);
+    R.done = true;
+    g_mutex_unlock(&R.lock);
+    g_thread_join(watch);
+    for (int g = played; g < R.games; g++) /* finished after the stop: not reported */
+        g_free(R.slots[g]);
     double secs = now_s() - t0;
     if (tty)
         fprintf(stderr, "\r%*s\r", 30, "");
-    cb_match_stats_print(stats, stdout, secs);
-    printf("timing concurrency %d\n", concurrency);
+    if (stopped > 0)
+        fprintf(out, "Interrupted by %s after %d of %d games: the summary covers those %d\n",
+                stopped == SIGINT ? "SIGINT" : "SIGTERM", played, R.games, played);
+    cb_match_stats_print(stats, out, secs);
+    fprintf(out, "timing concurrency %d\n", concurrency);
     if (random_seed)
-        printf("Seed %lld (chosen at random: replay this match with --seed %lld)\n", (long long)seed, (long long)seed);
+        fprintf(out, "Seed %lld (chosen at random: replay this match with --seed %lld)\n", (long long)seed,
+                (long long)seed);
     cb_match_stats_free(stats);
+    if (stopped > 0)
+        status = 128 + stopped;
     if (errors) {
         fprintf(stderr, "cardbot match: %d games could not be completed (first: %s)\n", errors, first_err);
         status = 1;
     }
 out:
-    if (rf && fclose(rf)) {
+    if (rf && fclose(rf) && status == 0) {
         cb_cli_error("match", "error writing replay file '%s'", replay);
         status = 1;
     }
+    if (out && (fflush(out) != 0 || ferror(out)) && status == 0) {
+        cb_cli_error("match", "error writing the results");
+        status = 1;
+    }
+    if (out)
+        fclose(out);
+    pthread_sigmask(SIG_SETMASK, &old_sigs, NULL);
     if (R.slots) {
         g_free(R.slots);
         g_mutex_clear(&R.lock);

@@ -1,9 +1,11 @@
 /* cardbot command — dispatch to a subcommand by name. Each subcommand lives in its own file and
  * parses its own options; adding one is one line in the table below (and its prototype in
  * cli.h). */
+#include <fcntl.h>
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cardbot/game.h"
 #include "cli.h"
@@ -31,8 +33,24 @@ static void usage(FILE *f)
     fprintf(f, "\nRun 'cardbot SUBCOMMAND --help' for its options, 'cardbot --version' for the version.\n");
 }
 
+/* A program started with a standard descriptor closed would hand that number to the next
+ * file it opens (a replay file on fd 1, say, where a plugin's printf would then land): fill
+ * any closed one of 0, 1, 2 with /dev/null first. */
+static void standard_fds(void)
+{
+    for (int fd = 0; fd < 3; fd++)
+        if (fcntl(fd, F_GETFD) < 0) {
+            int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+            if (n >= 0 && n != fd) {
+                dup2(n, fd);
+                close(n);
+            }
+        }
+}
+
 int main(int argc, char **argv)
 {
+    standard_fds();
     setlocale(LC_ALL, ""); /* GOption messages and help in the user's locale */
     if (argc < 2) {
         fprintf(stderr, "cardbot: missing subcommand (try cardbot --help)\n");

@@ -64,6 +64,10 @@ typedef struct cb_match_opts {
     int landlord;        /* DDZ: -1 = bid for it; else this seat is landlord at bid 1, no bidding */
 } cb_match_opts;
 
+/* The strategy whose decision this thread is waiting for (NULL between decisions): a plugin
+ * that ends the process in-process is named by the match's exit trap (cmd_match.c). */
+const char *cb_match_deciding(void);
+
 /* Play game g of a match: deal from (seed, deal), rotate hands by rotation, run bidding and
  * play through table, settle. */
 void cb_match_play_game(cb_table *table, const cb_rules *r, const cb_match_opts *o, int g, cb_match_game *out);

@@ -9,6 +9,15 @@
 #include "cardbot/game.h"
 #include "match.h"
 
+/* The strategy this thread is asking, for the exit trap. Per thread: each game thread has
+ * its own decision in flight. */
+static _Thread_local const char *deciding;
+
+const char *cb_match_deciding(void)
+{
+    return deciding;
+}
+
 static uint64_t now_ns(void)
 {
     struct timespec ts;
@@ -38,7 +47,9 @@ static int bid_once(cb_engine *e, cb_table *table, const cb_match_opts *o, cb_ma
     memset(&d, 0, sizeof d);
     d.struct_size = sizeof d;
     uint64_t t0 = now_ns();
+    deciding = gm->strategy[seat];
     int code = cb_decide_bid(table, &v, &d);
+    deciding = NULL;
     uint64_t ns = now_ns() - t0;
     if (code < 0) {
         set_error(gm, code, "bid", seat, shim_reason(table, code));
@@ -82,7 +93,9 @@ static int play_once(cb_engine *e, cb_table *table, const cb_match_opts *o, cb_m
     p->seat = seat;
     p->dec.struct_size = sizeof p->dec;
     uint64_t t0 = now_ns();
+    deciding = gm->strategy[seat];
     int code = cb_decide_play(table, &v, &p->dec);
+    deciding = NULL;
     p->ns = now_ns() - t0;
     if (code < 0) {
         set_error(gm, code, "play", seat, shim_reason(table, code));

@@ -1,6 +1,13 @@
-/* cardbot match — one JSON line per game for --replay (json-glib builds and prints it). */
+/* cardbot match — one JSON line per game for --replay (json-glib builds and prints it).
+ *
+ * Plugin-supplied values are made safe for JSON here: explanation text that is not UTF-8 is
+ * repaired (g_utf8_make_valid: bad bytes become U+FFFD), a value that is not a finite number
+ * (NaN, inf) is left out as "unknown", and a counter above INT64_MAX is written as a decimal
+ * string (json-glib writes integers as gint64). */
 #include <json-glib/json-glib.h>
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "match.h"
 
@@ -16,6 +23,35 @@ static void add_int(JsonBuilder *b, const char *key, gint64 v)
 {
     json_builder_set_member_name(b, key);
     json_builder_add_int_value(b, v);
+}
+
+static void add_u64(JsonBuilder *b, const char *key, uint64_t v)
+{
+    json_builder_set_member_name(b, key);
+    if (v <= (uint64_t)G_MAXINT64) {
+        json_builder_add_int_value(b, (gint64)v);
+    } else {
+        char buf[24];
+        snprintf(buf, sizeof buf, "%" G_GUINT64_FORMAT, (guint64)v);
+        json_builder_add_string_value(b, buf);
+    }
+}
+
+static void add_value(JsonBuilder *b, float v)
+{
+    if (!isfinite(v))
+        return;
+    json_builder_set_member_name(b, "value");
+    json_builder_add_double_value(b, v);
+}
+
+/* A plugin's text: cut at the buffer's end, made valid UTF-8. */
+static void add_text(JsonBuilder *b, const char *key, const char *text, size_t cap)
+{
+    char *valid = g_utf8_make_valid(text, (gssize)strnlen(text, cap));
+    json_builder_set_member_name(b, key);
+    json_builder_add_string_value(b, valid);
+    g_free(valid);
 }
 
 static void add_flags(JsonBuilder *b, uint32_t f)
@@ -40,8 +76,11 @@ char *cb_match_game_json(const cb_rules *r, const cb_match_game *gm)
     json_builder_add_string_value(b, r->preset);
     json_builder_set_member_name(b, "seats");
     json_builder_begin_array(b);
-    for (int s = 0; s < 3; s++)
-        json_builder_add_string_value(b, gm->strategy[s]);
+    for (int s = 0; s < 3; s++) {
+        char *name = g_utf8_make_valid(gm->strategy[s], -1);
+        json_builder_add_string_value(b, name);
+        g_free(name);
+    }
     json_builder_end_array(b);
     json_builder_set_member_name(b, "hands");
     json_builder_begin_array(b);
@@ -63,12 +102,8 @@ char *cb_match_game_json(const cb_rules *r, const cb_match_game *gm)
         add_int(b, "seat", bd->seat);
         add_int(b, "bid", bd->bid);
         add_int(b, "code", bd->code);
-        if (!isnan(bd->value)) {
-            json_builder_set_member_name(b, "value");
-            json_builder_add_double_value(b, bd->value);
-        }
-        json_builder_set_member_name(b, "explain");
-        json_builder_add_string_value(b, bd->explain);
+        add_value(b, bd->value);
+        add_text(b, "explain", bd->explain, sizeof bd->explain);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
@@ -82,16 +117,12 @@ char *cb_match_game_json(const cb_rules *r, const cb_match_game *gm)
         add_int(b, "seat", p->seat);
         add_cards(b, "cards", p->cards);
         add_int(b, "code", p->code);
-        if (!isnan(p->dec.value)) {
-            json_builder_set_member_name(b, "value");
-            json_builder_add_double_value(b, p->dec.value);
-        }
-        add_int(b, "sims", (gint64)p->dec.simulations);
+        add_value(b, p->dec.value);
+        add_u64(b, "sims", p->dec.simulations);
         add_int(b, "mh_before", p->dec.minhands_before);
         add_int(b, "mh_after", p->dec.minhands_after);
         add_flags(b, p->dec.flags);
-        json_builder_set_member_name(b, "explain");
-        json_builder_add_string_value(b, p->dec.explain);
+        add_text(b, "explain", p->dec.explain, sizeof p->dec.explain);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
@@ -102,10 +133,8 @@ char *cb_match_game_json(const cb_rules *r, const cb_match_game *gm)
     for (int s = 0; s < 3; s++)
         json_builder_add_int_value(b, gm->delta[s]);
     json_builder_end_array(b);
-    if (gm->error) {
-        json_builder_set_member_name(b, "error");
-        json_builder_add_string_value(b, gm->errmsg);
-    }
+    if (gm->error)
+        add_text(b, "error", gm->errmsg, sizeof gm->errmsg);
     json_builder_end_object(b);
     JsonGenerator *gen = json_generator_new();
     JsonNode *root = json_builder_get_root(b);

@@ -36,7 +36,7 @@ typedef struct reader {
  * chain, then the higher main rank. Is a better than b? */
 static bool better(const cb_rules *r, const cb_move *a, const cb_move *b)
 {
-    bool la = !cb_shape_is_short(r, a->shape), lb = !cb_shape_is_short(r, b->shape);
+    bool la = !cb_move_is_short(r, a), lb = !cb_move_is_short(r, b);
     if (la != lb)
         return la;
     if (a->shape != b->shape)
@@ -103,9 +103,12 @@ static void read_chains(reader *x)
     if (distinct < 2 || hi > CB_RANK_A || hi - lo + 1 != distinct)
         return;
     int min_pairs = x->r->min_pair_chain < 2 ? 2 : x->r->min_pair_chain;
+    /* PDK max_pair_chain: 0 = no cap (the hand size is one already) */
+    int max_pairs = x->r->game == CB_GAME_PDK && x->r->max_pair_chain ? x->r->max_pair_chain
+                                                                      : CB_NRANKS;
     if (u == 1 && distinct >= 5)
         emit(x, CB_STRAIGHT, lo, distinct, 0);
-    else if (u == 2 && distinct >= min_pairs)
+    else if (u == 2 && distinct >= min_pairs && distinct <= max_pairs)
         emit(x, CB_PAIR_CHAIN, lo, distinct, 0);
     /* u == 3 is a bare plane: read_planes */
 }
@@ -184,10 +187,13 @@ static void read_planes(reader *x)
                 else if (rs.n == 2 * len && rs.with[2] == len)
                     emit(x, CB_PLANE_2, s, len, rs.n); /* distinct pairs, no jokers */
             } else if (g == CB_GAME_PDK) {
-                if (rs.n < 2 * len && x->shorts)
+                /* plane_single_wings: L singles of distinct ranks make a full plane (its one
+                 * reading here: cb_move_is_short tells full from short by the counts) */
+                bool singles = x->r->plane_single_wings && rs.n == len && rs.with[1] == len;
+                if (rs.n < 2 * len && (x->shorts || singles))
                     emit(x, CB_PLANE_1, s, len, rs.n);
-                else if (rs.n == 2 * len)
-                    emit(x, CB_PLANE_2, s, len, rs.n);
+                else if (rs.n == 2 * len && (!x->r->plane_pair_wings || rs.with[2] == len))
+                    emit(x, CB_PLANE_2, s, len, rs.n); /* plane_pair_wings: L distinct pairs */
             }
             /* NOIP: planes are bare only */
         }
@@ -331,6 +337,20 @@ static void explain(const cb_rules *r, cb_counts k, char *why, size_t whylen)
             say(why, whylen, "not a legal play: %s is four with %s kickers, not allowed here "
                 "(four_with = %s)", txt, cb_counts_total(k) == 6 ? "2" : "3",
                 r->four_with == 0 ? "none" : r->four_with == CB_FOUR_WITH_2 ? "2" : "3");
+            return;
+        }
+        alt = *r;
+    }
+    if (r->game == CB_GAME_PDK && (r->plane_pair_wings || r->max_pair_chain)) {
+        alt.plane_pair_wings = false;
+        alt.max_pair_chain = 0;
+        if (cb_readings(&alt, k, NULL, 0) > 0) {
+            if (r->plane_pair_wings && !(r->max_pair_chain && cb_counts_pairs(k)))
+                say(why, whylen, "not a legal play: %s: a plane's wings must be one pair per "
+                    "triple, of distinct ranks (plane_pair_wings = on)", txt);
+            else
+                say(why, whylen, "not a legal play: %s: a pair chain of at most %d pairs "
+                    "(max_pair_chain = %d)", txt, r->max_pair_chain, r->max_pair_chain);
             return;
         }
         alt = *r;

@@ -76,7 +76,7 @@ bool cb_play_legal(const cb_rules *r, const cb_ctx *ctx, cb_counts play, cb_move
     const cb_move *best = NULL;
     for (int i = 0; i < nr; i++) {
         const cb_move *x = &rd[i];
-        if (cb_shape_is_short(r, x->shape) &&
+        if (cb_move_is_short(r, x) &&
             (r->short_triple == CB_SHORT_NEVER || (r->short_triple == CB_SHORT_LAST && !whole)))
             continue;
         shapes_ok = true;
@@ -89,8 +89,18 @@ bool cb_play_legal(const cb_rules *r, const cb_ctx *ctx, cb_counts play, cb_move
         return refuse(why, whylen, "short triple only as the last play");
     if (cb_need_spade3(r, ctx, table != NULL) && cb_count(play, CB_RANK_3) == 0)
         return refuse(why, whylen, "first play must contain the spade 3");
-    if (!best)
+    if (!best) {
+        if (table && whole && r->game == CB_GAME_PDK && !r->short_follow && why && whylen) {
+            /* name the flag when it is what refuses a 甩尾 */
+            cb_rules tail = *r;
+            tail.short_follow = true;
+            for (int i = 0; i < nr; i++)
+                if (cb_move_is_short(r, &rd[i]) && cb_beats(&tail, &rd[i], table, true))
+                    return refuse(why, whylen, "does not beat the table: a short last play "
+                                  "never follows a full one (short_follow = off)");
+        }
         return refuse(why, whylen, "does not beat the table");
+    }
     if (best->shape == CB_SINGLE && r->warn_single && ctx->next_has_one &&
         best->main != cb_counts_top(ctx->hand))
         return refuse(why, whylen, "warn_single: must play your highest single");

@@ -32,8 +32,11 @@
  * Kicker rules are those of core/classify.c (cb_readings): DDZ plane + singles (outside the
  * chain, <= 3 of a rank, not 3 of the rank right next to the chain within 3..A, not both
  * jokers unless rocket_kickers), plane + pairs (distinct non-joker ranks), PDK full plane (2L
- * any cards outside the chain) and short plane (1..2L-1), NOIP bare planes only. No play may
- * hold more cards than a hand (hand_size + bottom).
+ * any cards outside the chain; plane_pair_wings: L pairs of distinct ranks), PDK full plane +
+ * L singles of distinct ranks (plane_single_wings: K_PLANES1, not a short play) and short
+ * plane (1..2L-1), NOIP bare planes only. PDK max_pair_chain caps pair chains (the dominance
+ * rules below then merge or uncross pair chains only within the cap). No play may hold more
+ * cards than a hand (hand_size + bottom).
  */
 #include "cardbot/rules.h"
 #include "classify_int.h"
@@ -49,7 +52,9 @@
 #define LOW13 0x000FFFFFFFFFFFFFull           /* nibbles of ranks 3..2 */
 #define MAX_WINGS 8
 
-enum { K_STRAIGHT, K_PAIRS, K_PLANE, K_PLANE1, K_PLANE2, K_NKINDS };
+/* K_PLANES1: PDK plane_single_wings' full plane + L distinct singles (K_PLANE1 is DDZ's plane
+ * + singles, or PDK's short plane + 1..2L-1 kickers) */
+enum { K_STRAIGHT, K_PAIRS, K_PLANE, K_PLANE1, K_PLANE2, K_PLANES1, K_NKINDS };
 
 typedef struct wing {
     int8_t lo, len, kind;
@@ -62,6 +67,8 @@ typedef struct mh {
     int maxc;             /* most cards in one play */
     bool rk;              /* DDZ rocket_kickers */
     bool aaa;             /* PDK AAA bomb */
+    bool w1, w2;          /* PDK plane_single_wings, plane_pair_wings */
+    int mpc_max;          /* most pairs in a pair chain (PDK max_pair_chain; else no cap) */
     int best;
     int nw;
     wing w[MAX_WINGS];
@@ -171,14 +178,18 @@ static int wings_from(const mh *m, int i, cb_counts k, int s)
     q.step = 1;
     q.no_rocket = false;
     int L = w->len;
+    /* pair wings: DDZ plane + pairs, PDK plane_pair_wings */
+    bool pairs = w->kind == K_PLANE2 && (m->game == CB_GAME_DDZ || m->w2);
     if (m->game == CB_GAME_DDZ && w->kind == K_PLANE1) {
         q.lo = q.hi = L;
         q.no_rocket = !m->rk;
-    } else if (m->game == CB_GAME_DDZ) {
+    } else if (pairs) {
         q.lo = q.hi = 2 * L;
         q.step = 2;
     } else if (w->kind == K_PLANE2) {
         q.lo = q.hi = 2 * L;
+    } else if (w->kind == K_PLANES1) {
+        q.lo = q.hi = L;
     } else {
         q.lo = 1;
         q.hi = 2 * L - 1;
@@ -193,17 +204,17 @@ static int wings_from(const mh *m, int i, cb_counts k, int s)
         if (!a || rank_status(w, r) == 1)
             continue;
         int cap = a;
-        if (m->game == CB_GAME_DDZ) {
-            if (w->kind == K_PLANE1) {
-                if (cap > 3)
-                    cap = 3;
-                if (cap > 2 && rank_status(w, r) == 2)
-                    cap = 2;
-            } else {
-                if (a < 2)
-                    continue;
+        if (m->game == CB_GAME_DDZ && w->kind == K_PLANE1) {
+            if (cap > 3)
+                cap = 3;
+            if (cap > 2 && rank_status(w, r) == 2)
                 cap = 2;
-            }
+        } else if (pairs) {
+            if (a < 2)
+                continue;
+            cap = 2;
+        } else if (w->kind == K_PLANES1) {
+            cap = 1; /* singles of distinct ranks */
         }
         int sg = a | cap << 3;
         for (int j = i + 1; j < m->nw; j++)
@@ -266,7 +277,7 @@ static bool one_chain(const mh *m, cb_counts k, int total, int s)
             if (k == nz)
                 return n >= 5;
             if (k == 2 * nz)
-                return n >= m->mpc;
+                return n >= m->mpc && n <= m->mpc_max;
             if (k == 3 * nz)
                 return n >= 2 && (m->game != CB_GAME_PDK || s > 0);
         }
@@ -277,11 +288,27 @@ static bool one_chain(const mh *m, cb_counts k, int total, int s)
     if (!(eq3 & eq3 >> 4))
         return false; /* no two triples side by side */
     for (int L = 2; 3 * L < total; L++) {
-        int kind;
-        if (m->game == CB_GAME_DDZ)
-            kind = total == 4 * L ? K_PLANE1 : total == 5 * L ? K_PLANE2 : -1;
-        else
-            kind = total == 5 * L ? K_PLANE2 : (total < 5 * L && s > 0) ? K_PLANE1 : -1;
+        if (m->game == CB_GAME_PDK) {
+            /* + 2L (plane_pair_wings: L distinct pairs), short + 1..2L-1, or + L distinct
+             * singles (plane_single_wings) */
+            if (total > 5 * L || (total < 5 * L && s == 0 && !(m->w1 && total == 4 * L)))
+                continue;
+            for (int st = 0; st + L <= 12; st++) {
+                uint64_t core = run(st, L);
+                if ((eq3 & core) != core)
+                    continue;
+                cb_counts w = k - 3 * core; /* outside the chain: its ranks hold exactly 3 */
+                if (total == 5 * L) {
+                    if (!m->w2 || ((w | w >> 2) & NIB1) == 0)
+                        return true;
+                } else if (s > 0 || ((w >> 1 | w >> 2) & NIB1) == 0) {
+                    return true;
+                }
+            }
+            continue;
+        }
+        /* DDZ: + L singles or + L pairs */
+        int kind = total == 4 * L ? K_PLANE1 : total == 5 * L ? K_PLANE2 : -1;
         if (kind < 0)
             continue;
         for (int st = 0; st + L <= 12; st++) {
@@ -289,8 +316,6 @@ static bool one_chain(const mh *m, cb_counts k, int total, int s)
             if ((eq3 & core) != core)
                 continue;
             cb_counts w = k - 3 * core;
-            if (m->game == CB_GAME_PDK)
-                return true; /* any wings outside the chain (chain ranks held exactly 3) */
             uint64_t wnz = (w | w >> 1 | w >> 2) & NIB1;
             if (kind == K_PLANE2) {
                 if (w == 2 * wnz && pc(wnz) == L)
@@ -319,15 +344,17 @@ static bool one_chain(const mh *m, cb_counts k, int total, int s)
 static bool redundant(const mh *m, int kind, int r, int len, int minlen, int unit)
 {
     int hi = r + len - 1;
+    int most = m->maxc / unit; /* the longest legal chain of this kind */
+    if (kind == K_PAIRS && most > m->mpc_max)
+        most = m->mpc_max;
     for (int j = 0; j < m->np; j++) {
         const wing *p = &m->placed[j];
         if (p->kind != kind)
             continue;
         int phi = p->lo + p->len - 1;
-        if (phi == r - 1 && unit * (p->len + len) <= m->maxc)
+        if (phi == r - 1 && p->len + len <= most)
             return true;
-        if (p->lo < r && r <= phi && phi < hi && phi - r + 1 >= minlen &&
-            unit * (hi - p->lo + 1) <= m->maxc)
+        if (p->lo < r && r <= phi && phi < hi && phi - r + 1 >= minlen && hi - p->lo + 1 <= most)
             return true;
     }
     return false;
@@ -378,9 +405,11 @@ static void dfs(mh *m, cb_counts k, int total, int nch, uint32_t from, int s, in
             continue;
         if (kind == K_PLANE2 && m->game == CB_GAME_NOIP)
             continue;
-        if ((kind == K_PLANE1 || kind == K_PLANE2) && m->nw == MAX_WINGS)
+        if (kind == K_PLANES1 && !m->w1)
             continue;
-        if (minlen > 12)
+        if ((kind == K_PLANE1 || kind == K_PLANE2 || kind == K_PLANES1) && m->nw == MAX_WINGS)
+            continue;
+        if (minlen > 12 || (kind == K_PAIRS && minlen > m->mpc_max))
             continue;
         /* first ranks of runs of at least minlen, from r0 on (at r0 only kinds >= kind0) */
         uint64_t starts = ge;
@@ -396,6 +425,8 @@ static void dfs(mh *m, cb_counts k, int total, int nch, uint32_t from, int s, in
             int r = __builtin_ctzll(starts) / 4;
             starts &= starts - 1;
             int maxlen = run_len(ge, r);
+            if (kind == K_PAIRS && maxlen > m->mpc_max)
+                maxlen = m->mpc_max;
             int lowlen = lowmin;
             if (r == r0 && kind == kind0 && len0 > lowlen)
                 lowlen = len0;
@@ -405,7 +436,7 @@ static void dfs(mh *m, cb_counts k, int total, int nch, uint32_t from, int s, in
                 int core = unit * len;
                 /* fewest and most wing cards this play can take */
                 int need = 0, most = 0;
-                if (kind == K_PLANE1 && m->game == CB_GAME_DDZ)
+                if ((kind == K_PLANE1 && m->game == CB_GAME_DDZ) || kind == K_PLANES1)
                     need = most = len;
                 else if (kind == K_PLANE1)
                     need = 1, most = 2 * len - 1;
@@ -422,7 +453,8 @@ static void dfs(mh *m, cb_counts k, int total, int nch, uint32_t from, int s, in
                 if (kind <= K_PLANE && m->np && redundant(m, kind, r, len, minlen, unit))
                     continue;
                 /* two equal straights are one pair chain */
-                if (kind == K_STRAIGHT && key == from && len >= m->mpc && 2 * len <= m->maxc)
+                if (kind == K_STRAIGHT && key == from && len >= m->mpc && len <= m->mpc_max &&
+                    2 * len <= m->maxc)
                     continue;
                 cb_counts nk = k - run(r, len) * (uint64_t)unit;
                 int ns = s;
@@ -443,7 +475,7 @@ static void dfs(mh *m, cb_counts k, int total, int nch, uint32_t from, int s, in
                         return;
                     continue;
                 }
-                if (kind == K_PLANE1 || kind == K_PLANE2) {
+                if (kind == K_PLANE1 || kind == K_PLANE2 || kind == K_PLANES1) {
                     m->w[m->nw].lo = (int8_t)r;
                     m->w[m->nw].len = (int8_t)len;
                     m->w[m->nw].kind = (int8_t)kind;
@@ -482,6 +514,9 @@ int cb_min_hands(const cb_rules *r, cb_counts hand)
     memset(&m, 0, sizeof m);
     m.game = r->game;
     m.mpc = r->min_pair_chain < 2 ? 2 : r->min_pair_chain;
+    m.mpc_max = r->game == CB_GAME_PDK && r->max_pair_chain ? r->max_pair_chain : 12;
+    m.w1 = r->game == CB_GAME_PDK && r->plane_single_wings;
+    m.w2 = r->game == CB_GAME_PDK && r->plane_pair_wings;
     m.maxc = cb_max_play_cards(r);
     if (m.maxc < 8)
         return -1; /* not a real rule set: some non-chain plays would be too big */

@@ -13,6 +13,9 @@
  *  - PDK planes: kickers are any cards outside the chain, so 3334445556 reads as 444555+3336,
  *    333444+5556 or the short 333444555+6. A generated plane is listed only when it is the
  *    first allowed reading of its multiset in the canonical order (pdk_plane_first).
+ *    plane_single_wings adds the full plane + L singles of distinct ranks, listed by its own
+ *    loop (pdk_plane1), which the short loop of L kickers then skips; plane_pair_wings lists
+ *    its planes + L pairs directly (one reading each, like DDZ's).
  *  - NOIP four + two pairs of one rank (33334444): listed once, from the higher four.
  *  - PDK AAA with aaa_bomb: the bomb (canonical), never the bare triple.
  * DDZ needs nothing of the sort: its kicker rules (never three kickers of a rank next to the
@@ -48,6 +51,8 @@ typedef struct gen {
     int shorts;           /* SH_*: where PDK short plays may appear */
     unsigned m1, m2, m3, m4; /* ranks with at least 1, 2, 3 cards, and with 4 */
     unsigned t3;          /* ranks 3..A holding exactly 3 cards (PDK short planes) */
+    bool w1, w2;          /* PDK plane_single_wings, plane_pair_wings */
+    int max_pc;           /* most pairs in a pair chain (PDK max_pair_chain; else no cap) */
     bool need3;           /* spade3_first: the play must hold a 3 */
     bool warn;            /* warn_single: a single only of the hand's top rank */
     bool hand_done;       /* the whole hand is already listed */
@@ -130,7 +135,8 @@ static inline bool put(gen *g, cb_counts k, int shape, int main, int len, int nc
         const cb_move *t = g->table;
         /* the table's own shape, length and size: cb_beats' answer is the main rank's order
          * (true of bombs too); answered here because following lists are mostly this case */
-        bool same = shape == t->shape && len == t->len && nc == t->ncards;
+        bool same = shape == t->shape && len == t->len && nc == t->ncards &&
+                    !(g->w1 && shape == CB_PLANE_1); /* full and short share that shape */
         if (same ? main <= t->main : !cb_beats(g->r, &m, t, k == g->hand))
             return false;
         if (shape == CB_BOMB || shape == CB_ROCKET)
@@ -284,6 +290,8 @@ static void gen_chains(gen *g, unsigned mask, int width, int minlen, int lo, int
 {
     mask &= RANKS_3_TO_A;
     int maxlen = g->maxn / width;
+    if (shape == CB_PAIR_CHAIN && maxlen > g->max_pc)
+        maxlen = g->max_pc;
     if (fixlen) {
         if (fixlen > maxlen || fixlen < minlen)
             return;
@@ -312,6 +320,8 @@ typedef struct kspec {
     uint8_t rank[CB_NRANKS], cap[CB_NRANKS], rem[CB_NRANKS + 1]; /* rem[i] = sum of cap[i..] */
     bool xd_ok;      /* X and D may both ride */
     bool pdk_plane;  /* list only when this is the multiset's first allowed plane reading */
+    bool skip_distinct; /* short planes + L kickers under plane_single_wings: the layouts of L
+                         * distinct ranks are full planes, listed by pdk_plane1's own loop */
 } kspec;
 
 static bool pdk_plane_first(gen *g, cb_counts k, int n, int shape, int main, int len);
@@ -328,6 +338,8 @@ static void kspec_finish(kspec *ks)
 static inline __attribute__((always_inline)) bool kick_done(gen *g, const kspec *ks, cb_counts acc)
 {
     if (!ks->xd_ok && (acc >> (4 * CB_RANK_X) & 15) && (acc >> (4 * CB_RANK_D) & 15))
+        return false;
+    if (ks->skip_distinct && cb_counts_distinct(acc))
         return false;
     cb_counts k = ks->base + acc;
     int nc = ks->nbase + ks->need;
@@ -414,6 +426,7 @@ static void ddz_plane1(gen *g, int s, int len)
     ks.need = len;
     ks.xd_ok = g->r->rocket_kickers;
     ks.pdk_plane = false;
+    ks.skip_distinct = false;
     kspec_ranks(g, &ks, ~run_mask(s, len), 3);
     for (int i = 0; i < ks.nr; i++) {
         int r = ks.rank[i];
@@ -424,7 +437,9 @@ static void ddz_plane1(gen *g, int s, int len)
     kick_gen(g, &ks);
 }
 
-/* DDZ plane + one pair per triple: pairs of distinct non-joker ranks outside the chain. */
+/* Plane + one pair per triple (DDZ; PDK plane_pair_wings): pairs of distinct non-joker ranks
+ * outside the chain. Such a multiset has no other reading (its only ranks of exactly 3 cards
+ * are the chain's, and no shorter chain leaves fewer than 2L' kickers), so no canonical check. */
 static void ddz_pairs_rec(gen *g, cb_counts k, unsigned avail, int left, int s, int len)
 {
     if (!left) {
@@ -436,8 +451,9 @@ static void ddz_pairs_rec(gen *g, cb_counts k, unsigned avail, int left, int s, 
 }
 
 /* PDK plane (any shape of the family) from chain s..s+len-1 with `need` kickers: any cards of
- * ranks outside the chain. */
-static void pdk_plane(gen *g, int shape, int s, int len, int need)
+ * ranks outside the chain, at most `most` of a rank (4: any; 1: plane_single_wings).
+ * skip_distinct: see kspec. */
+static void pdk_plane_ex(gen *g, int shape, int s, int len, int need, int most, bool skip_distinct)
 {
     kspec ks;
     ks.base = 0;
@@ -450,10 +466,32 @@ static void pdk_plane(gen *g, int shape, int s, int len, int need)
     ks.need = need;
     ks.xd_ok = true;
     ks.pdk_plane = true;
+    ks.skip_distinct = skip_distinct;
     if (ks.nbase + need > g->maxn)
         return;
-    kspec_ranks(g, &ks, ~run_mask(s, len), 4);
+    kspec_ranks(g, &ks, ~run_mask(s, len), most);
     kick_gen(g, &ks);
+}
+
+static void pdk_plane(gen *g, int shape, int s, int len, int need)
+{
+    pdk_plane_ex(g, shape, s, len, need, 4, false);
+}
+
+/* PDK plane of kickers `need` = 1..2L-1 (need_fixed: that one): plane_single_wings' full
+ * plane + L distinct singles, and (short plays allowed anywhere) the short planes. Listed
+ * back to back for one chain and kicker count: CB_GEN_KICK_LOWEST folds the two into one
+ * class (CB_PLANE_1, main, len, L). */
+static void pdk_plane1(gen *g, int s, int len, int need_fixed)
+{
+    int n0 = need_fixed ? need_fixed : 1, n1 = need_fixed ? need_fixed : 2 * len - 1;
+    for (int need = n0; need <= n1; need++) {
+        bool singles = g->w1 && need == len;
+        if (singles)
+            pdk_plane_ex(g, CB_PLANE_1, s, len, need, 1, false);
+        if (g->shorts == SH_ANY)
+            pdk_plane_ex(g, CB_PLANE_1, s, len, need, 4, singles);
+    }
 }
 
 /* Every chain of triples s..s+len-1 (main >= lo, len == fixlen when fixlen > 0) and the plane
@@ -469,15 +507,18 @@ static void gen_planes(gen *g, int shape, int lo, int fixlen, int need_fixed)
             if (fixlen && len != fixlen)
                 continue;
             if (r->game == CB_GAME_PDK) {
-                if (shape == CB_PLANE_2)
+                if (shape == CB_PLANE_2 && g->w2) {
+                    if (5 * len > g->maxn)
+                        break;
+                    ddz_pairs_rec(g, cb_plane_body(s, len),
+                                  g->m2 & RANKS_3_TO_2 & ~run_mask(s, len), len, s, len);
+                } else if (shape == CB_PLANE_2) {
                     pdk_plane(g, CB_PLANE_2, s, len, 2 * len);
-                else if (shape == CB_PLANE)
+                } else if (shape == CB_PLANE) {
                     pdk_plane(g, CB_PLANE, s, len, 0);
-                else if (need_fixed)
-                    pdk_plane(g, CB_PLANE_1, s, len, need_fixed);
-                else
-                    for (int need = 1; need < 2 * len; need++)
-                        pdk_plane(g, CB_PLANE_1, s, len, need);
+                } else {
+                    pdk_plane1(g, s, len, need_fixed);
+                }
             } else if (shape == CB_PLANE_1) {
                 if (4 * len <= g->maxn)
                     ddz_plane1(g, s, len);
@@ -493,32 +534,68 @@ static void gen_planes(gen *g, int shape, int lo, int fixlen, int need_fixed)
     }
 }
 
+/* The PDK plane readings in the canonical order, as classes: a full plane + 2L kickers, a full
+ * plane + L single kickers (plane_single_wings), a short plane + kickers, a bare plane. */
+enum { PC_FULL2, PC_SINGLES, PC_SHORT1, PC_BARE, PC_NONE };
+static const uint8_t pc_shape[PC_NONE] = { CB_PLANE_2, CB_PLANE_1, CB_PLANE_1, CB_PLANE };
+
+/* The class of the PDK plane reading of k (n cards) on the chain s..s+L-1 (ranks holding
+ * exactly 3), or PC_NONE: the reading rules of classify.c's read_planes, by kicker count. */
+static int pdk_plane_class(const gen *g, cb_counts k, int n, int s, int L)
+{
+    int kick = n - 3 * L;
+    if (kick == 0)
+        return PC_BARE;
+    if (kick == 2 * L)
+        return !g->w2 || cb_counts_pairs(k - cb_plane_body(s, L)) ? PC_FULL2 : PC_NONE;
+    if (kick > 2 * L)
+        return PC_NONE;
+    if (g->w1 && kick == L && cb_counts_distinct(k - cb_plane_body(s, L)))
+        return PC_SINGLES;
+    return PC_SHORT1;
+}
+
 /* PDK: is (shape, main, len) the first reading of the plane-family multiset k (n cards) that is
- * allowed here, in the canonical order (full plane, then plane + fewer kickers, then bare; longer
- * chains first; higher main first)? A chain's ranks hold exactly 3 cards (kickers never share a
- * chain rank), so the candidate chains are the runs of ranks holding exactly 3. */
+ * allowed here, in the canonical order (full planes: + 2L, then + L singles; then short: plane +
+ * fewer kickers, then bare; longer chains first; higher main first)? A chain's ranks hold
+ * exactly 3 cards (kickers never share a chain rank), so the candidate chains are the runs of
+ * ranks holding exactly 3. One chain has one reading (its class follows from k), so (shape,
+ * main, len) names it. */
 static bool pdk_plane_first(gen *g, cb_counts k, int n, int shape, int main, int len)
 {
     unsigned t3 = exact3(k);
     /* The common case, answered without the search: a full plane whose kickers hold no third
      * card of any rank. Its chain is then the only run of triples in k, and a full reading of
-     * n = 5L cards needs a run of exactly L, so it is the first reading there is; whether it
-     * beats the table is put()'s check, the same one the search would make. */
-    if (shape == CB_PLANE_2 && t3 == run_mask(main, len))
-        return true;
+     * n = 5L cards needs a run of exactly L (a single-wings one would need 5L/4 > L triples),
+     * so it is the first reading there is; whether it beats the table is put()'s check, the
+     * same one the search would make. Likewise a single-wings plane of n = 4L cards with L <= 4
+     * (any PDK hand): a shorter chain L' of its run leaves 4L - 3L' kickers, a reading only
+     * when that is 2L' or less than 2L', i.e. 0.8 L <= L' < L: none below L = 5. */
+    if (t3 == run_mask(main, len)) {
+        if (shape == CB_PLANE_2 && n == 5 * len && !g->w2)
+            return true;
+        if (shape == CB_PLANE_1 && n == 4 * len && len <= 4 &&
+            pdk_plane_class(g, k, n, main, len) == PC_SINGLES)
+            return true;
+    }
     bool whole = k == g->hand, shorts = short_ok(g, k);
-    for (int sh = CB_PLANE_2; sh >= CB_PLANE; sh--) {
-        if (sh != CB_PLANE_2 && !shorts)
+    for (int cls = PC_FULL2; cls < PC_NONE; cls++) {
+        if (cls >= PC_SHORT1 && !shorts)
             break;
+        if (cls == PC_SINGLES && !g->w1)
+            continue;
         for (int L = n / 3; L >= 2; L--) {
             int kick = n - 3 * L;
-            bool fits = sh == CB_PLANE_2 ? kick == 2 * L
-                      : sh == CB_PLANE_1 ? kick >= 1 && kick < 2 * L : kick == 0;
+            bool fits = cls == PC_FULL2 ? kick == 2 * L
+                      : cls == PC_SINGLES ? kick == L
+                      : cls == PC_SHORT1 ? kick >= 1 && kick < 2 * L : kick == 0;
             if (!fits)
                 continue;
             for (int s = CB_RANK_A - L + 1; s >= 0; s--) {
-                if ((t3 & run_mask(s, L)) != run_mask(s, L))
+                if ((t3 & run_mask(s, L)) != run_mask(s, L) ||
+                    pdk_plane_class(g, k, n, s, L) != cls)
                     continue;
+                int sh = pc_shape[cls];
                 if (g->table) {
                     cb_move m = {.counts = k, .shape = (uint8_t)sh, .main = (uint8_t)s,
                                  .len = (uint8_t)L, .ncards = (uint8_t)n, .kick = (uint8_t)kick};
@@ -576,6 +653,7 @@ static void gen_four3(gen *g, int lo)
         ks.need = 3;
         ks.xd_ok = true;
         ks.pdk_plane = false;
+        ks.skip_distinct = false;
         kspec_ranks(g, &ks, ~(1u << f), 4);
         kick_gen(g, &ks);
     }
@@ -644,6 +722,10 @@ static void gen_init(gen *g, const cb_rules *r, const cb_ctx *ctx, const cb_move
     else
         g->shorts = r->short_triple == CB_SHORT_ALWAYS ? SH_ANY
                   : r->short_triple == CB_SHORT_NEVER ? SH_NONE : SH_WHOLE;
+    bool pdk = r->game == CB_GAME_PDK;
+    g->w1 = pdk && r->plane_single_wings;
+    g->w2 = pdk && r->plane_pair_wings;
+    g->max_pc = pdk && r->max_pair_chain ? r->max_pair_chain : CB_NRANKS;
     g->need3 = cb_need_spade3(r, ctx, table != NULL);
     g->warn = r->warn_single && ctx->next_has_one;
     g->hand_done = false;
@@ -688,9 +770,12 @@ static void lead(gen *g)
             gen_triples(g, 0);
             gen_triple1(g, 0);
             gen_planes(g, CB_PLANE, 0, 0, 0);
-            gen_planes(g, CB_PLANE_1, 0, 0, 0);
-        } else if (g->shorts == SH_WHOLE) {
-            whole_hand_short(g);
+            gen_planes(g, CB_PLANE_1, 0, 0, 0); /* with the single-wings planes, if any */
+        } else {
+            if (g->w1)
+                gen_planes(g, CB_PLANE_1, 0, 0, 0); /* the full single-wings planes only */
+            if (g->shorts == SH_WHOLE)
+                whole_hand_short(g);
         }
         break;
     }
@@ -720,7 +805,10 @@ static void follow(gen *g)
             gen_chains(g, g->m3, 3, 2, lo, t->len, CB_PLANE);
         break;
     case CB_PLANE_1:
-        if (r->game == CB_GAME_DDZ || (pdk && shorts && t->ncards > 3 * t->len))
+        /* PDK: planes + as many kickers; short ones only where short plays may go anywhere,
+         * full single-wings ones (of a full or a short table) under plane_single_wings */
+        if (r->game == CB_GAME_DDZ ||
+            (pdk && t->ncards > 3 * t->len && (shorts || (g->w1 && t->ncards == 4 * t->len))))
             gen_planes(g, CB_PLANE_1, lo, t->len, pdk ? t->ncards - 3 * t->len : 0);
         break;
     case CB_PLANE_2:

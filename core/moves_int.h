@@ -10,7 +10,7 @@
  * the higher shape enum, then the longer chain, then the higher main rank. Is a before b? */
 static inline bool cb_reading_before(const cb_rules *r, const cb_move *a, const cb_move *b)
 {
-    bool la = !cb_shape_is_short(r, a->shape), lb = !cb_shape_is_short(r, b->shape);
+    bool la = !cb_move_is_short(r, a), lb = !cb_move_is_short(r, b);
     if (la != lb)
         return la;
     if (a->shape != b->shape)

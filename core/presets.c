@@ -20,7 +20,8 @@ const char *const cb_shape_names[CB_NSHAPES] = {
 const char *const cb_rules_keys[] = {
     "must_beat", "must_beat_bomb", "spade3_first", "warn_single", "min_pair_chain",
     "short_triple", "four_with", "aaa_bomb", "rocket_kickers", "four_two_same", "rob",
-    "card_points", "spring_double", "bomb_points", "bao", "bao_points", NULL,
+    "card_points", "spring_double", "bomb_points", "bao", "bao_points", "plane_single_wings",
+    "plane_pair_wings", "short_follow", "max_pair_chain", NULL,
 };
 
 /* The 52 ranked cards (no jokers). */
@@ -54,6 +55,10 @@ static void pdk_defaults(cb_rules *r)
     r->bomb_points = 10;
     r->bao = true;
     r->bao_points = 32;
+    r->plane_single_wings = false;
+    r->plane_pair_wings = false;
+    r->short_follow = true;
+    r->max_pair_chain = 0;
 }
 
 int cb_rules_preset(const char *name, cb_rules *out)
@@ -82,6 +87,7 @@ int cb_rules_preset(const char *name, cb_rules *out)
         r.bottom = 3;
         r.min_pair_chain = 3;
         r.short_triple = CB_SHORT_ALWAYS; /* DDZ has no short plays: a bare triple is always fine */
+        r.short_follow = true; /* the PDK-only keys hold their PDK default (see cb_rules_set) */
     } else if (strcmp(name, "noip2015") == 0) {
         /* a one-hand puzzle (min-hands only): one "player" holding up to 23 cards */
         r.game = CB_GAME_NOIP;
@@ -92,6 +98,7 @@ int cb_rules_preset(const char *name, cb_rules *out)
         r.min_pair_chain = 3;
         r.short_triple = CB_SHORT_ALWAYS;
         r.four_two_same = true;
+        r.short_follow = true;
     } else {
         return -1;
     }
@@ -106,24 +113,29 @@ static const struct {
     const char *key;
     key_kind kind;
     size_t off;
-    int lo, hi; /* integer range (K_U8, K_INT) */
+    int lo, hi;    /* integer range (K_U8, K_INT) */
+    bool pdk_only; /* a PDK house rule: other games take only its default value (rules.h) */
 } key_table[] = {
-    { "must_beat", K_BOOL, offsetof(cb_rules, must_beat), 0, 0 },
-    { "must_beat_bomb", K_BOOL, offsetof(cb_rules, must_beat_bomb), 0, 0 },
-    { "spade3_first", K_BOOL, offsetof(cb_rules, spade3_first), 0, 0 },
-    { "warn_single", K_BOOL, offsetof(cb_rules, warn_single), 0, 0 },
-    { "min_pair_chain", K_U8, offsetof(cb_rules, min_pair_chain), 2, 3 },
-    { "short_triple", K_SHORT, offsetof(cb_rules, short_triple), 0, 0 },
-    { "four_with", K_FOUR, offsetof(cb_rules, four_with), 0, 0 },
-    { "aaa_bomb", K_BOOL, offsetof(cb_rules, aaa_bomb), 0, 0 },
-    { "rocket_kickers", K_BOOL, offsetof(cb_rules, rocket_kickers), 0, 0 },
-    { "four_two_same", K_BOOL, offsetof(cb_rules, four_two_same), 0, 0 },
-    { "rob", K_BOOL, offsetof(cb_rules, rob), 0, 0 },
-    { "card_points", K_INT, offsetof(cb_rules, card_points), 0, 1000 },
-    { "spring_double", K_BOOL, offsetof(cb_rules, spring_double), 0, 0 },
-    { "bomb_points", K_INT, offsetof(cb_rules, bomb_points), 0, 100000 },
-    { "bao", K_BOOL, offsetof(cb_rules, bao), 0, 0 },
-    { "bao_points", K_INT, offsetof(cb_rules, bao_points), 0, 100000 },
+    { "must_beat", K_BOOL, offsetof(cb_rules, must_beat), 0, 0, false },
+    { "must_beat_bomb", K_BOOL, offsetof(cb_rules, must_beat_bomb), 0, 0, false },
+    { "spade3_first", K_BOOL, offsetof(cb_rules, spade3_first), 0, 0, false },
+    { "warn_single", K_BOOL, offsetof(cb_rules, warn_single), 0, 0, false },
+    { "min_pair_chain", K_U8, offsetof(cb_rules, min_pair_chain), 2, 3, false },
+    { "short_triple", K_SHORT, offsetof(cb_rules, short_triple), 0, 0, false },
+    { "four_with", K_FOUR, offsetof(cb_rules, four_with), 0, 0, false },
+    { "aaa_bomb", K_BOOL, offsetof(cb_rules, aaa_bomb), 0, 0, false },
+    { "rocket_kickers", K_BOOL, offsetof(cb_rules, rocket_kickers), 0, 0, false },
+    { "four_two_same", K_BOOL, offsetof(cb_rules, four_two_same), 0, 0, false },
+    { "rob", K_BOOL, offsetof(cb_rules, rob), 0, 0, false },
+    { "card_points", K_INT, offsetof(cb_rules, card_points), 0, 1000, false },
+    { "spring_double", K_BOOL, offsetof(cb_rules, spring_double), 0, 0, false },
+    { "bomb_points", K_INT, offsetof(cb_rules, bomb_points), 0, 100000, false },
+    { "bao", K_BOOL, offsetof(cb_rules, bao), 0, 0, false },
+    { "bao_points", K_INT, offsetof(cb_rules, bao_points), 0, 100000, false },
+    { "plane_single_wings", K_BOOL, offsetof(cb_rules, plane_single_wings), 0, 0, true },
+    { "plane_pair_wings", K_BOOL, offsetof(cb_rules, plane_pair_wings), 0, 0, true },
+    { "short_follow", K_BOOL, offsetof(cb_rules, short_follow), 0, 0, true },
+    { "max_pair_chain", K_U8, offsetof(cb_rules, max_pair_chain), 0, 12, true },
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -166,6 +178,25 @@ static int parse_int(const char *v, long *out)
     return 0;
 }
 
+/* A PDK-only key (key_table[i].pdk_only) set to `size` bytes at `val` on rules of another game:
+ * refused unless it is the PDK default, which changes nothing there. DDZ planes already take
+ * exact wings and DDZ chains have fixed lengths, so a non-default value would be silently
+ * meaningless: better a message naming the key. */
+static int pdk_only_check(size_t i, const cb_rules *r, const void *val, size_t size, char *err,
+                          size_t errlen)
+{
+    if (!key_table[i].pdk_only || r->game == CB_GAME_PDK)
+        return 0;
+    cb_rules d;
+    memset(&d, 0, sizeof d);
+    pdk_defaults(&d);
+    if (memcmp((const char *)&d + key_table[i].off, val, size) == 0)
+        return 0;
+    return set_err(err, errlen, "rules key '%s': a PDK house rule, not used by %s (its planes "
+                   "take exact wings and its chains have fixed lengths); only the default is "
+                   "accepted here", key_table[i].key, r->preset[0] ? r->preset : "this game");
+}
+
 int cb_rules_set(cb_rules *r, const char *key, const char *value, char *err, size_t errlen)
 {
     if (!r || !key)
@@ -191,6 +222,8 @@ int cb_rules_set(cb_rules *r, const char *key, const char *value, char *err, siz
         if (parse_bool(value, &b) != 0)
             return set_err(err, errlen, "rules key '%s': bad value '%s' (expected true/false, "
                            "1/0, yes/no or on/off)", key, value);
+        if (pdk_only_check(i, r, &b, sizeof b, err, errlen) != 0)
+            return -1;
         memcpy(field, &b, sizeof b);
         return 0;
     }
@@ -202,6 +235,8 @@ int cb_rules_set(cb_rules *r, const char *key, const char *value, char *err, siz
                            "%d..%d)", key, value, key_table[i].lo, key_table[i].hi);
         if (key_table[i].kind == K_U8) {
             uint8_t u = (uint8_t)x;
+            if (pdk_only_check(i, r, &u, sizeof u, err, errlen) != 0)
+                return -1;
             memcpy(field, &u, sizeof u);
         } else {
             int v = (int)x;
@@ -258,5 +293,8 @@ bool cb_rules_equal(const cb_rules *a, const cb_rules *b)
            a->spade3_first == b->spade3_first && a->warn_single == b->warn_single &&
            a->rob == b->rob && a->card_points == b->card_points &&
            a->spring_double == b->spring_double && a->bomb_points == b->bomb_points &&
-           a->bao == b->bao && a->bao_points == b->bao_points;
+           a->bao == b->bao && a->bao_points == b->bao_points &&
+           a->plane_single_wings == b->plane_single_wings &&
+           a->plane_pair_wings == b->plane_pair_wings && a->short_follow == b->short_follow &&
+           a->max_pair_chain == b->max_pair_chain;
 }

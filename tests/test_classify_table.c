@@ -15,6 +15,11 @@
  *    plane of two (main 5), which the canonical rule prefers over the short plane 444555666 + 7.
  *  - PDK "333444555" reads as a bare plane of three or as a plane of two with three kickers;
  *    all are short, so the higher shape (plane + kickers) with the higher main (444555) wins.
+ *  - The PDK house rules of rules.h have rows of their own: under plane_pair_wings
+ *    "3334445556" loses its full readings (the wings 3336 / 5556 are not pairs) and is only
+ *    the short 333444555 + 6; under plane_single_wings "33344456" and "33344455" are both
+ *    plane_1, the first full and the second short, which the beats rows tell apart.
+ *    test_house_rule_keys checks the keys themselves (defaults, refusals outside PDK).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -296,6 +301,54 @@ static const crow classify_rows[] = {
     {"pdk16", "aaa_bomb=true", "AAAK", T1, 'A', 1},
     {"pdk16", "aaa_bomb=true", "KKKK", BO, 'K', 1},
     {"pdk16", "aaa_bomb=true", "KKKAAA", PL, 'K', 2},
+    /* plane_single_wings: a plane + one single per triple, of distinct ranks, is full (its
+     * shape stays plane_1; full or short shows in beats and under short_triple = never) */
+    {"pdk16", "plane_single_wings=true", "33344456", P1, '3', 2},
+    {"pdk16", "plane_single_wings=true", "3334442A", P1, '3', 2},
+    {"pdk16", "plane_single_wings=true", "33344455", P1, '3', 2},   /* short: a repeated rank */
+    {"pdk16", "plane_single_wings=true", "3334445", P1, '3', 2},    /* short: too few */
+    {"pdk16", "plane_single_wings=true", "333444567", P1, '3', 2},  /* short: 3 for 2 triples */
+    {"pdk16", "plane_single_wings=true", "333444555678", P1, '3', 3},
+    {"pdk16", "plane_single_wings=true", "3334445678", P2, '3', 2},
+    {"pdk16", "plane_single_wings=true", "3334445566", P2, '3', 2},
+    {"pdk16", "plane_single_wings=true", "3334445556", P2, '4', 2},
+    {"pdk16", "plane_single_wings=true", "33334445", ILL, 0, 0},    /* never a 4th 3 */
+    {"pdk16", "plane_single_wings=true", "33344", T2, '3', 1},
+    {"pdk16", "plane_single_wings=true,short_triple=never", "33344456", P1, '3', 2},
+    {"pdk16", "plane_single_wings=true,short_triple=never", "333444555678", P1, '3', 3},
+    {"pdk16", "plane_single_wings=true,short_triple=never", "33344455", ILL, 0, 0},
+    {"pdk16", "plane_single_wings=true,short_triple=never", "3334445", ILL, 0, 0},
+    {"pdk16", "plane_single_wings=true,short_triple=never", "333444", ILL, 0, 0},
+    {"pdk16", "plane_single_wings=true,short_triple=never", "3334", ILL, 0, 0},
+    {"pdk16", "plane_single_wings=false,short_triple=never", "33344456", ILL, 0, 0},
+    /* plane_pair_wings: a full plane's wings are one pair per triple, of distinct ranks */
+    {"pdk16", "plane_pair_wings=true", "3334445566", P2, '3', 2},
+    {"pdk16", "plane_pair_wings=true", "333444KKAA", P2, '3', 2},
+    {"pdk16", "plane_pair_wings=true", "333444555667788", P2, '3', 3},
+    {"pdk16", "plane_pair_wings=true", "3334445678", ILL, 0, 0},
+    {"pdk16", "plane_pair_wings=true", "3334445567", ILL, 0, 0},
+    {"pdk16", "plane_pair_wings=true", "3334445555", ILL, 0, 0},   /* two pairs of one rank */
+    {"pdk16", "plane_pair_wings=true", "3334445556", P1, '3', 3},  /* only the short 333444555 + 6 */
+    {"pdk16", "plane_pair_wings=true", "33344455", P1, '3', 2},
+    {"pdk16", "plane_pair_wings=true", "33345", T2, '3', 1},       /* 三带二 keeps any two */
+    {"pdk16", "plane_pair_wings=true,short_triple=never", "3334445566", P2, '3', 2},
+    {"pdk16", "plane_pair_wings=true,short_triple=never", "3334445556", ILL, 0, 0},
+    {"pdk16", "plane_pair_wings=true,plane_single_wings=true", "33344456", P1, '3', 2},
+    /* max_pair_chain */
+    {"pdk16", "max_pair_chain=6", "334455667788", PC, '3', 6},
+    {"pdk16", "max_pair_chain=6", "33445566778899", ILL, 0, 0},
+    {"pdk16", "max_pair_chain=6", "33445566778899TT", ILL, 0, 0},
+    {"pdk16", "max_pair_chain=0", "33445566778899TT", PC, '3', 8},
+    {"pdk16", "", "33445566778899", PC, '3', 7},
+    {"pdk16", "max_pair_chain=3", "334455", PC, '3', 3},
+    {"pdk16", "max_pair_chain=3", "33445566", ILL, 0, 0},
+    {"pdk16", "max_pair_chain=2,min_pair_chain=2", "3344", PC, '3', 2},
+    {"pdk16", "max_pair_chain=2,min_pair_chain=2", "334455", ILL, 0, 0},
+    {"pdk16", "max_pair_chain=6", "3456789TJQKA", ST, '3', 12},   /* straights: no cap */
+    /* short_follow changes no shape */
+    {"pdk16", "short_follow=false", "333", TR, '3', 1},
+    {"pdk16", "short_follow=false", "3334", T1, '3', 1},
+    {"pdk16", "short_follow=false", "3334445", P1, '3', 2},
 
     /* ================= PDK pdk15 ================= */
     {"pdk15", "", "A", SI, 'A', 1},
@@ -440,6 +493,53 @@ static const brow beats_rows[] = {
     {"pdk16", "short_triple=always", "4447", "5556", false, false, false},
     {"pdk16", "short_triple=always", "5556", "44478", true, true, false},
     {"pdk16", "four_with=2", "3333", "444456", false, true, false},
+    /* plane_single_wings: 飞机带单 against itself by the chain; never against 飞机带二 */
+    {"pdk16", "plane_single_wings=true", "44455567", "33344456", false, true, false},
+    {"pdk16", "plane_single_wings=true", "33344456", "44455567", false, false, false},
+    {"pdk16", "plane_single_wings=true", "444555666789", "333444555TJQ", false, true, false},
+    {"pdk16", "plane_single_wings=true", "44455567", "333444555678", false, false, false},
+    {"pdk16", "plane_single_wings=true", "44455567", "3334445678", false, false, false},
+    {"pdk16", "plane_single_wings=true", "4445556677", "33344456", false, false, false},
+    {"pdk16", "plane_single_wings=true", "3333", "33344456", false, true, false},
+    /* ... 甩尾 over it: a plane of as many triples, as many or fewer cards, emptying the hand */
+    {"pdk16", "plane_single_wings=true", "44455566", "33344456", true, true, false},
+    {"pdk16", "plane_single_wings=true", "44455566", "33344456", false, false, false},
+    {"pdk16", "plane_single_wings=true", "4445556", "33344456", true, true, false},
+    {"pdk16", "plane_single_wings=true", "444555", "33344456", true, true, false},
+    {"pdk16", "plane_single_wings=true", "444555", "33344456", false, false, false},
+    {"pdk16", "plane_single_wings=true", "333444", "44455567", true, false, false},
+    {"pdk16", "plane_single_wings=true", "4445556", "333444555678", true, false, false},
+    /* ... and a full single-wings plane emptying the hand still follows 飞机带二 (甩尾) */
+    {"pdk16", "plane_single_wings=true", "44455567", "3334445678", true, true, false},
+    {"pdk16", "plane_single_wings=true,short_triple=never", "44455567", "3334445678", true, false, false},
+    {"pdk16", "plane_single_wings=true,short_follow=false", "44455567", "3334445678", true, false, false},
+    {"pdk16", "plane_single_wings=true,short_follow=false", "44455566", "33344456", true, false, false},
+    {"pdk16", "plane_single_wings=true,short_follow=false", "444555", "33344456", true, false, false},
+    /* ... short_triple = always: short over short of one size, full over short, never short
+     * over full but as the last play */
+    {"pdk16", "plane_single_wings=true,short_triple=always", "44455566", "33344455", false, true, false},
+    {"pdk16", "plane_single_wings=true,short_triple=always", "44455567", "33344455", false, true, false},
+    {"pdk16", "plane_single_wings=true,short_triple=always", "44455566", "33344456", false, false, false},
+    {"pdk16", "plane_single_wings=true,short_triple=always", "44455566", "33344456", true, true, false},
+    {"pdk16", "plane_single_wings=false,short_triple=always", "44455566", "33344456", false, true, false},
+    /* plane_pair_wings */
+    {"pdk16", "plane_pair_wings=true", "4445556677", "3334448899", false, true, false},
+    {"pdk16", "plane_pair_wings=true", "3334448899", "4445556677", false, false, false},
+    {"pdk16", "plane_pair_wings=true", "444555", "3334448899", true, true, false},
+    /* short_follow = false: no 甩尾 */
+    {"pdk16", "short_follow=true", "555", "44478", true, true, false},
+    {"pdk16", "short_follow=false", "555", "44478", true, false, false},
+    {"pdk16", "short_follow=false", "5556", "44478", true, false, false},
+    {"pdk16", "short_follow=false", "444555", "3334445678", true, false, false},
+    {"pdk16", "short_follow=false", "4445556", "3334445678", true, false, false},
+    {"pdk16", "short_follow=false", "4445556667", "3334445556789TJ", true, false, true},
+    {"pdk16", "short_follow=false", "44455", "33366", true, true, false},
+    {"pdk16", "short_follow=false", "5556667788", "3334445678", true, true, false},
+    {"pdk16", "short_follow=false,short_triple=always", "5556", "4447", false, true, false},
+    {"pdk16", "short_follow=false,short_triple=always", "5556", "4447", true, true, false},
+    {"pdk16", "short_follow=false,short_triple=always", "5556", "44478", true, false, false},
+    /* max_pair_chain leaves shorter chains as they were */
+    {"pdk16", "max_pair_chain=6", "445566778899", "334455667788", false, true, false},
 
     /* ---- guanpai ---- */
     {"guanpai", "", "444456", "333378", false, true, false},
@@ -485,6 +585,11 @@ static const rrow reading_rows[] = {
     {"ddz", "", "333444555666", P1, '4', 3, false},
     {"noip2015", "", "33334444", F22, '3', 1, true},
     {"noip2015", "", "33334444", F22, '4', 1, true},
+    {"pdk16", "plane_pair_wings=true", "3334445556", P2, '4', 2, false},
+    {"pdk16", "plane_pair_wings=true", "3334445556", P2, '3', 2, false},
+    {"pdk16", "plane_pair_wings=true", "3334445556", P1, '3', 3, true},
+    {"pdk16", "plane_single_wings=true", "33344456", P1, '3', 2, true},
+    {"pdk16", "max_pair_chain=6", "33445566778899", PC, '3', 7, false},
 };
 
 /* exact numbers of readings where the rules text leaves no doubt */
@@ -509,6 +614,13 @@ static const nrow count_rows[] = {
     {"ddz", "", "XD", 1},
     {"noip2015", "", "33334444", 2},
     {"guanpai", "", "3334444", 1},
+    {"pdk16", "", "3334445556", 3},
+    {"pdk16", "plane_pair_wings=true", "3334445556", 1},
+    {"pdk16", "plane_pair_wings=true,short_triple=never", "3334445556", 0},
+    {"pdk16", "plane_single_wings=true", "33344456", 1},
+    {"pdk16", "plane_single_wings=true,short_triple=never", "33344456", 1},
+    {"pdk16", "plane_single_wings=true,short_triple=never", "33344455", 0},
+    {"pdk16", "max_pair_chain=6", "33445566778899", 0},
 };
 
 /* ---- helpers ---- */
@@ -547,10 +659,22 @@ static cb_counts counts(const cb_rules *r, const char *text)
     return k;
 }
 
-static bool is_short(const cb_rules *r, int shape)
+/* PDK short readings; under plane_single_wings a plane + L singles of L distinct ranks (none
+ * in the chain) is full. */
+static bool is_short(const cb_rules *r, const cb_move *m)
 {
-    return r->game == CB_GAME_PDK &&
-           (shape == CB_TRIPLE || shape == CB_TRIPLE_1 || shape == CB_PLANE || shape == CB_PLANE_1);
+    if (r->game != CB_GAME_PDK)
+        return false;
+    if (m->shape == CB_PLANE_1 && r->plane_single_wings && m->kick == m->len) {
+        bool distinct = true;
+        for (int i = 0; i < CB_NRANKS; i++)
+            if ((i < m->main || i >= m->main + m->len) && cb_count(m->counts, i) > 1)
+                distinct = false;
+        if (distinct)
+            return false;
+    }
+    return m->shape == CB_TRIPLE || m->shape == CB_TRIPLE_1 || m->shape == CB_PLANE ||
+           m->shape == CB_PLANE_1;
 }
 
 /* Cards in the main part of a move of this shape (the rest are kickers). */
@@ -573,7 +697,7 @@ static int main_cards(int shape, int main, int len)
 /* Is a at least as canonical as b: not short, then shape, then len, then main. */
 static int canon_cmp(const cb_rules *r, const cb_move *a, const cb_move *b)
 {
-    int sa = !is_short(r, a->shape), sb = !is_short(r, b->shape);
+    int sa = !is_short(r, a), sb = !is_short(r, b);
     if (sa != sb) return sa - sb;
     if (a->shape != b->shape) return (int)a->shape - (int)b->shape;
     if (a->len != b->len) return (int)a->len - (int)b->len;
@@ -831,9 +955,86 @@ static void test_beats_properties(void **state)
     assert_int_equal(bad, 0);
 }
 
+/* The four PDK house rules as keys: defaults in every preset, refused outside PDK unless at
+ * their default, ranges, cb_rules_equal, the reasons given, and the flow rule in cb_play_legal. */
+static void test_house_rule_keys(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {"plane_single_wings", "plane_pair_wings", "short_follow",
+                                       "max_pair_chain"};
+    static const char *const on[] = {"true", "true", "false", "6"};
+    static const char *const dflt[] = {"false", "false", "true", "0"};
+    const char *presets[] = {"pdk16", "pdk15", "guanpai", "ddz", "noip2015"};
+    for (size_t p = 0; p < 5; p++) {
+        cb_rules r, x;
+        make_rules(presets[p], "", &r);
+        assert_false(r.plane_single_wings);
+        assert_false(r.plane_pair_wings);
+        assert_true(r.short_follow);
+        assert_int_equal(r.max_pair_chain, 0);
+        bool pdk = r.game == CB_GAME_PDK;
+        for (size_t k = 0; k < 4; k++) {
+            bool listed = false;
+            for (int j = 0; cb_rules_keys[j]; j++)
+                listed |= strcmp(cb_rules_keys[j], keys[k]) == 0;
+            assert_true(listed);
+            char err[200] = "";
+            x = r;
+            assert_int_equal(cb_rules_set(&x, keys[k], dflt[k], err, sizeof err), 0);
+            assert_true(cb_rules_equal(&x, &r));
+            int rc = cb_rules_set(&x, keys[k], on[k], err, sizeof err);
+            if (pdk) {
+                assert_int_equal(rc, 0);
+                assert_false(cb_rules_equal(&x, &r)); /* cb_rules_equal sees the member */
+            } else {
+                assert_int_equal(rc, -1);
+                assert_non_null(strstr(err, keys[k]));
+                assert_true(cb_rules_equal(&x, &r)); /* refused: unchanged */
+            }
+        }
+    }
+    cb_rules r;
+    make_rules("pdk16", "", &r);
+    assert_int_equal(cb_rules_set(&r, "max_pair_chain", "12", NULL, 0), 0);
+    assert_int_equal(cb_rules_set(&r, "max_pair_chain", "13", NULL, 0), -1);
+    assert_int_equal(cb_rules_set(&r, "max_pair_chain", "-1", NULL, 0), -1);
+    assert_int_equal(cb_rules_set(&r, "plane_pair_wings", "maybe", NULL, 0), -1);
+
+    /* the reasons name the flag */
+    char why[200] = "";
+    make_rules("pdk16", "plane_pair_wings=true", &r);
+    assert_false(cb_classify(&r, counts(&r, "3334445678"), NULL, why, sizeof why));
+    assert_non_null(strstr(why, "plane_pair_wings"));
+    make_rules("pdk16", "max_pair_chain=6", &r);
+    assert_false(cb_classify(&r, counts(&r, "33445566778899"), NULL, why, sizeof why));
+    assert_non_null(strstr(why, "max_pair_chain"));
+
+    /* short_follow = false: 555 may still end the game leading, never over 44478 */
+    cb_move t, m;
+    make_rules("pdk16", "short_follow=false", &r);
+    assert_true(cb_classify(&r, counts(&r, "44478"), &t, NULL, 0));
+    cb_ctx ctx = {.hand = counts(&r, "555")};
+    assert_true(cb_play_legal(&r, &ctx, ctx.hand, &m, NULL, 0));
+    ctx.table = &t;
+    assert_false(cb_play_legal(&r, &ctx, ctx.hand, &m, why, sizeof why));
+    assert_non_null(strstr(why, "short_follow"));
+    make_rules("pdk16", "", &r);
+    assert_true(cb_play_legal(&r, &ctx, ctx.hand, &m, NULL, 0));
+
+    /* plane_single_wings: 333444 + 56 is a play before the last one, 333444 + 55 is not */
+    make_rules("pdk16", "plane_single_wings=true", &r);
+    ctx = (cb_ctx){.hand = counts(&r, "3334445566")};
+    assert_true(cb_play_legal(&r, &ctx, counts(&r, "33344456"), &m, NULL, 0));
+    assert_int_equal(m.shape, CB_PLANE_1);
+    assert_false(cb_play_legal(&r, &ctx, counts(&r, "33344455"), &m, NULL, 0));
+    make_rules("pdk16", "", &r);
+    assert_false(cb_play_legal(&r, &ctx, counts(&r, "33344456"), &m, NULL, 0));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_house_rule_keys),
         cmocka_unit_test(test_classify_table),
         cmocka_unit_test(test_readings_consistent),
         cmocka_unit_test(test_reading_rows),

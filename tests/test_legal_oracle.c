@@ -11,7 +11,10 @@
  *   - every listed move's reading must be one of cb_readings and allowed here; when leading it
  *     must be cb_classify's canonical reading;
  *   - cb_play_legal must accept every oracle play (with an allowed reading), reject a sample
- *     of the other sub-multisets, a play not in the hand, and agree on the pass.
+ *     of the other sub-multisets, a play not in the hand, and agree on the pass;
+ *   - under the PDK house rules (plane_single_wings, plane_pair_wings, short_follow,
+ *     max_pair_chain), which the oracle reads itself (oracle.h): every sub-multiset of the
+ *     hand must have the oracle's readings in cb_readings and its canonical one in cb_classify.
  * Counts: 20,000 positions per preset and 3,000 per flag variant in the plain build; a quarter
  * of that under AddressSanitizer (the sanitizer build is ~3x slower; the plain build carries
  * the volume). CB_SEED=<n> replays another seed; the seed is printed.
@@ -45,6 +48,10 @@ typedef struct tally {
     long whole_short;  /* positions where a short whole-hand play is legal (last play) */
     long whole_short_follow; /* ... while following (甩尾) */
     long warn_cut;     /* next_has_one positions where some single was refused */
+    long house_reads;  /* PDK house-rule variants: sub-multisets whose cb_readings and
+                        * cb_classify were compared with the oracle's reading of the flags */
+    long house_full1;  /* ... of them read as a full single-wings plane */
+    long plane2_tables, single_wing_tables; /* following a full plane (+ 2L, + L singles) */
     long bad;
     int reports;
 } tally;
@@ -86,9 +93,13 @@ static void print_list(const char *title, const cb_counts *a, long n)
 /* A random play of `other` to follow: a random shape among its leading plays, then a random
  * play of that shape; sometimes a non-canonical reading of it (a seat may follow with one).
  * Short readings are skipped under short_triple = last/never: such a play would have ended
- * the game (or be illegal) and can never stand on the table. Returns false when none. */
+ * the game (or be illegal) and can never stand on the table. prefer: PREFER_TRIPLES: 3 times
+ * in 4 a full triple / plane (the PDK last-play rules); PREFER_PLANES: a plane + one kicker
+ * per triple or a full plane whenever there is one (the house rules' plane cases). Returns
+ * false when none. */
+enum { PREFER_NONE, PREFER_TRIPLES, PREFER_PLANES };
 static bool pick_table(cbt_rng *g, const cb_rules *r, cb_counts other, cb_move *moves, cb_move *table,
-                       bool prefer_full_triples)
+                       int prefer)
 {
     cb_ctx lead = {.hand = other};
     int n = cb_legal_moves(r, &lead, moves, CB_MOVES_CAP);
@@ -113,20 +124,34 @@ static bool pick_table(cbt_rng *g, const cb_rules *r, cb_counts other, cb_move *
         if (has[shape] && pick-- == 0)
             break;
     /* the full shapes a short last play may follow (甩尾) */
-    if (prefer_full_triples && cbt_rng_chance(g, 3, 4)) {
+    if (prefer == PREFER_PLANES) {
+        if (has[CB_PLANE_1] && (!has[CB_PLANE_2] || cbt_rng_chance(g, 1, 2)))
+            shape = CB_PLANE_1;
+        else if (has[CB_PLANE_2])
+            shape = CB_PLANE_2;
+    }
+    if (prefer == PREFER_TRIPLES && cbt_rng_chance(g, 3, 4)) {
         if (has[CB_PLANE_2] && cbt_rng_chance(g, 1, 2))
             shape = CB_PLANE_2;
+        else if (r->plane_single_wings && has[CB_PLANE_1] && cbt_rng_chance(g, 1, 2))
+            shape = CB_PLANE_1; /* a full single-wings plane (the flag is tested first: the
+                                 * other variants draw the same numbers as before it) */
         else if (has[CB_TRIPLE_2])
             shape = CB_TRIPLE_2;
     }
+    /* PREFER_PLANES: a full play of the shape when there is one (under short_triple = always
+     * most planes + kickers are short; the full single-wings ones are the case wanted) */
+    bool full_only = false;
+    for (int i = 0; i < n && prefer == PREFER_PLANES && !full_only; i++)
+        full_only = moves[i].shape == shape && !cbt_is_short(r, &moves[i]);
     int cnt = 0;
     for (int i = 0; i < n; i++)
-        if (moves[i].shape == shape)
+        if (moves[i].shape == shape && !(full_only && cbt_is_short(r, &moves[i])))
             cnt++;
     int which = (int)cbt_rng_below(g, (uint32_t)cnt);
     cb_counts chosen = 0;
     for (int i = 0; i < n; i++)
-        if (moves[i].shape == shape && which-- == 0)
+        if (moves[i].shape == shape && !(full_only && cbt_is_short(r, &moves[i])) && which-- == 0)
             chosen = moves[i].counts;
     if (!cb_classify(r, chosen, table, NULL, 0))
         return false;
@@ -163,6 +188,42 @@ static void check_play_legal(const cb_rules *r, const cb_ctx *ctx, const cbt_leg
     }
 }
 
+/* Under the PDK house rules the oracle reads the flags itself (oracle.h): cb_readings must
+ * give the same readings, and cb_classify the canonical one by the oracle's order. */
+static void check_house_readings(const cb_rules *r, const cb_ctx *ctx, cb_counts k, tally *t)
+{
+    cb_move fast[CBT_READINGS_CAP], slow[CBT_READINGS_CAP];
+    int nf = cb_readings(r, k, fast, CBT_READINGS_CAP);
+    int ns = cbt_readings(r, k, slow);
+    t->house_reads++;
+    char b[64];
+    cb_counts_format(k, b, sizeof b);
+    bool same = nf == ns && nf <= CBT_READINGS_CAP;
+    for (int i = 0; same && i < nf; i++) {
+        bool found = false;
+        for (int j = 0; j < ns && !found; j++)
+            found = cbt_move_eq(&fast[i], &slow[j]);
+        same = found;
+    }
+    if (!same) {
+        report(t, r, ctx, "%s: cb_readings gives %d readings, the oracle %d (or other ones)", b,
+               nf, ns);
+        return;
+    }
+    cb_move c, o;
+    bool fc = cb_classify(r, k, &c, NULL, 0), oc = cbt_canonical(r, k, &o);
+    if (fc != oc || (fc && !cbt_move_eq(&c, &o))) {
+        char ct[128] = "-", ot[128] = "-";
+        if (fc)
+            cbt_move_text(&c, ct, sizeof ct);
+        if (oc)
+            cbt_move_text(&o, ot, sizeof ot);
+        report(t, r, ctx, "%s: cb_classify reads %s, the oracle's canonical reading is %s", b, ct, ot);
+    }
+    if (oc && o.shape == CB_PLANE_1 && !cbt_is_short(r, &o))
+        t->house_full1++;
+}
+
 static void check_position(const cb_rules *r, const cb_ctx *ctx, cbt_rng *g, cb_move *fast,
                            cb_counts *fastset, tally *t)
 {
@@ -197,6 +258,9 @@ static void check_position(const cb_rules *r, const cb_ctx *ctx, cbt_rng *g, cb_
     if (o.overflow)
         report(t, r, ctx, "cb_readings returned more than %d readings for some sub-multiset",
                CBT_READINGS_CAP);
+    if (cbt_house_flags(r))
+        for (long i = 0; i < o.nsubs; i++)
+            check_house_readings(r, ctx, o.subs[i], t);
 
     int n = cb_legal_moves(r, ctx, fast, CB_MOVES_CAP);
     if (n < 0 || n > CB_MOVES_CAP) {
@@ -367,8 +431,10 @@ static void run_variant(void **state)
         ctx.next_has_one = cbt_rng_chance(&g, 1, 4);
         cb_move table;
         /* 0..2 lead, 3 first play, 4..9 follow, 10 follow with a small triple-heavy hand
-         * against a preferably full triple / plane (the PDK last-play rules) */
-        int kind = (int)cbt_rng_below(&g, 11);
+         * against a preferably full triple / plane (the PDK last-play rules); under the PDK
+         * house rules also 11: a triple-heavy hand against a plane of a triple-heavy hand (the
+         * other variants draw 0..10, as before those rules) */
+        int kind = (int)cbt_rng_below(&g, cbt_house_flags(&r) ? 12 : 11);
         if (kind == 3) {
             /* the first play: a full hand holding a 3 (its holder leads) */
             ctx.first_play = true;
@@ -376,6 +442,8 @@ static void run_variant(void **state)
             t.first_play++;
         } else if (kind == 10) {
             ctx.hand = cbt_hand_heavy(&g, deck, 3 + (int)cbt_rng_below(&g, 8));
+        } else if (kind == 11) {
+            ctx.hand = cbt_hand_heavy(&g, deck, 6 + (int)cbt_rng_below(&g, (uint32_t)maxhand - 5));
         } else {
             ctx.hand = heavy ? cbt_hand_heavy(&g, deck, size)
                        : cbt_rng_chance(&g, 1, 2) ? cbt_hand_chainy(&g, deck, size)
@@ -383,13 +451,23 @@ static void run_variant(void **state)
         }
         if (kind >= 4) {
             cb_counts rest = deck - ctx.hand;
-            int osize = 1 + (int)cbt_rng_below(&g, (uint32_t)maxhand);
-            cb_counts other = cbt_rng_chance(&g, 1, 2) ? cbt_hand_heavy(&g, rest, osize)
-                                                       : cbt_hand_uniform(&g, rest, osize);
-            if (!pick_table(&g, &r, other, moves, &table, kind == 10))
+            cb_counts other;
+            if (kind == 11) {
+                other = cbt_hand_heavy(&g, rest, 8 + (int)cbt_rng_below(&g, (uint32_t)maxhand - 7));
+            } else {
+                int osize = 1 + (int)cbt_rng_below(&g, (uint32_t)maxhand);
+                other = cbt_rng_chance(&g, 1, 2) ? cbt_hand_heavy(&g, rest, osize)
+                                                 : cbt_hand_uniform(&g, rest, osize);
+            }
+            if (!pick_table(&g, &r, other, moves, &table,
+                            kind == 10 ? PREFER_TRIPLES : kind == 11 ? PREFER_PLANES : PREFER_NONE))
                 continue;
             ctx.table = &table;
             t.following++;
+            if (table.shape == CB_PLANE_2)
+                t.plane2_tables++;
+            else if (table.shape == CB_PLANE_1 && !cbt_is_short(&r, &table))
+                t.single_wing_tables++;
         } else {
             t.leading++;
         }
@@ -405,6 +483,11 @@ static void run_variant(void **state)
            t.leading, t.first_play, t.following, t.follow_beat, t.next_one, t.warn_cut, t.pass_ok,
            t.whole_short, t.whole_short_follow, t.subs, t.oracle_moves,
            t.fast_moves, t.play_legal_checks, t.bad, secs);
+    if (t.house_reads)
+        printf("legal oracle [%s]: house rules: %ld sub-multisets read by cb_readings / "
+               "cb_classify and by the oracle (%ld of them full single-wings planes); following "
+               "a full plane + 2L %ld times, a single-wings plane %ld times\n", name,
+               t.house_reads, t.house_full1, t.plane2_tables, t.single_wing_tables);
     fflush(stdout);
     free(moves);
     free(fast);
@@ -490,6 +573,21 @@ static const variant variants[] = {
     {{"guanpai", {"short_triple", "never", "min_pair_chain", "2", NULL}}, 3000},
     {{"pdk16", {"warn_single", "false", "spade3_first", "false", NULL}}, 3000},
     {{"ddz", {"rocket_kickers", "true", NULL}}, 3000},
+    /* the PDK house rules (rules.h), alone, with the short_triple settings they meet, and all
+     * four as in the implementation they come from */
+    {{"pdk16", {"plane_single_wings", "true", NULL}}, 3000},
+    {{"pdk16", {"plane_pair_wings", "true", NULL}}, 3000},
+    {{"pdk16", {"short_follow", "false", NULL}}, 3000},
+    {{"pdk16", {"max_pair_chain", "6", NULL}}, 3000},
+    {{"pdk16", {"max_pair_chain", "3", "min_pair_chain", "2", NULL}}, 3000},
+    {{"pdk16", {"plane_single_wings", "true", "short_triple", "always", NULL}}, 3000},
+    {{"pdk16", {"plane_single_wings", "true", "short_triple", "never", NULL}}, 3000},
+    {{"pdk16", {"short_follow", "false", "short_triple", "always", NULL}}, 3000},
+    {{"pdk16", {"plane_pair_wings", "true", "short_triple", "always", NULL}}, 3000},
+    {{"pdk16", {"plane_single_wings", "true", "plane_pair_wings", "true", "short_follow", "false",
+                "max_pair_chain", "6", NULL}}, 3000},
+    {{"pdk15", {"plane_single_wings", "true", "plane_pair_wings", "true", NULL}}, 3000},
+    {{"guanpai", {"plane_single_wings", "true", "short_follow", "false", "aaa_bomb", "true", NULL}}, 3000},
 };
 
 int main(void)

@@ -405,6 +405,13 @@ static const variant variants[] = {
     {{"pdk16", {"warn_single", "false", "spade3_first", "false", NULL}}},
     {{"ddz", {"rocket_kickers", "true", NULL}}},
     {{"noip2015", {"four_two_same", "true", NULL}}},
+    /* PDK house rules: under plane_single_wings the class (plane_1, main, len, L) holds full
+     * single-wings layouts and short ones with a repeated kicker, from two loops */
+    {{"pdk16", {"plane_single_wings", "true", NULL}}},
+    {{"pdk16", {"plane_single_wings", "true", "short_triple", "always", NULL}}},
+    {{"pdk16", {"plane_pair_wings", "true", "short_triple", "always", NULL}}},
+    {{"pdk16", {"plane_single_wings", "true", "plane_pair_wings", "true", "short_follow", "false",
+                "max_pair_chain", "6", NULL}}},
 };
 
 int main(void)

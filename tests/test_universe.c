@@ -4,7 +4,8 @@
  * For every preset (and a few flag variants) the count is printed, and the set is checked:
  * no multiset twice, every member inside the deck and classified by cb_classify to the same
  * shape, main rank and length. From the other side, for PDK (small decks) every sub-multiset of
- * the deck with at most a hand's worth of cards is read with cb_readings, and the universe
+ * the deck with at most a hand's worth of cards is read with the oracle's cbt_readings
+ * (cb_readings; under the PDK house rules the oracle's own reading of them), and the universe
  * must be exactly those with a reading (short-only ones excepted under short_triple = never):
  * an exhaustive check, ~24M multisets for pdk16. For ddz and noip2015 (0.5 and 1.2 billion
  * such multisets) every classifiable sub-multiset of random full hands must be a member
@@ -27,10 +28,12 @@
 
 typedef struct variant {
     const char *preset;
-    const char *flags[6];
+    const char *flags[10];
     long expect; /* exact count, or -1: printed only */
     int hands;   /* random full hands for the completeness check (plain build) */
     bool exhaustive; /* walk every sub-multiset of the deck up to a hand's size */
+    bool check_short; /* expect_short is asserted */
+    long expect_short; /* members short by the oracle's cbt_is_short */
 } variant;
 
 static int cmp_u64(const void *a, const void *b)
@@ -198,6 +201,8 @@ static void run_variant(void **state)
     free(keys);
     if (v->expect >= 0)
         assert_int_equal(n, v->expect);
+    if (v->check_short)
+        assert_int_equal(nshort, v->expect_short);
     assert_int_equal(bad, 0);
     assert_int_equal(dups, 0);
     assert_int_equal(missing, 0);
@@ -208,16 +213,41 @@ static void run_variant(void **state)
 }
 
 static const variant variants[] = {
-    {"ddz", {NULL}, 27471, 400, false},
-    {"pdk16", {NULL}, -1, 100, true},
-    {"pdk15", {NULL}, -1, 100, true},
-    {"guanpai", {NULL}, -1, 100, true},
-    {"noip2015", {NULL}, -1, 200, false},
-    {"ddz", {"rocket_kickers", "true", NULL}, -1, 200, false},
-    {"pdk16", {"min_pair_chain", "2", NULL}, -1, 100, true},
-    {"pdk16", {"aaa_bomb", "true", NULL}, -1, 100, true},
-    {"pdk16", {"short_triple", "never", NULL}, -1, 100, true},
-    {"pdk16", {"four_with", "both", "short_triple", "always", NULL}, -1, 100, true},
+    {"ddz", {NULL}, 27471, 400, false, false, 0},
+    {"pdk16", {NULL}, -1, 100, true, false, 0},
+    {"pdk15", {NULL}, -1, 100, true, false, 0},
+    {"guanpai", {NULL}, -1, 100, true, false, 0},
+    {"noip2015", {NULL}, -1, 200, false, false, 0},
+    {"ddz", {"rocket_kickers", "true", NULL}, -1, 200, false, false, 0},
+    {"pdk16", {"min_pair_chain", "2", NULL}, -1, 100, true, false, 0},
+    {"pdk16", {"aaa_bomb", "true", NULL}, -1, 100, true, false, 0},
+    {"pdk16", {"short_triple", "never", NULL}, -1, 100, true, false, 0},
+    {"pdk16", {"four_with", "both", "short_triple", "always", NULL}, -1, 100, true, false, 0},
+    /* The PDK house rules. Each figure was obtained by running this test: the exhaustive walk
+     * (every sub-multiset of the pdk16 deck up to 16 cards, read by the oracle, which applies
+     * these flags itself: oracle.h) counted it, and the walk's count is asserted equal to
+     * cb_universe's (above). Against the default's 85,806 plays (34,390 short):
+     *  - plane_single_wings: 85,806, the same plays (under short_triple = last every plane + L
+     *    kickers was a member already, as a short play); 2,939 of them are now full (the chain
+     *    of L triples times L distinct other ranks of 13: 11 C(11,2) + 10 C(10,3) + 9 C(9,4)
+     *    for L = 2, 3, 4), so 31,451 short;
+     *  - the same with short_triple = never: 51,416 (never's universe) + 2,939 = 54,355;
+     *  - plane_pair_wings: the 50,375 planes + 2L become the 1,335 with L distinct pairs
+     *    (11 C(10,2) + 10 C(9,3): pairs from the 12 - L other ranks 3..A), and 1,496 multisets
+     *    that were a plane + 2L but also read as a short longer plane (3334445556) stay as
+     *    that: 85,806 - 50,375 + 1,335 + 1,496 = 38,262;
+     *  - short_follow off: 85,806, the same plays (it changes what beats what, not what is a
+     *    play);
+     *  - max_pair_chain 6: the pair chains of 7 and 8 pairs (6 + 5) go: 85,795;
+     *  - all four (the implementation they come from): 38,262 - 11 = 38,251. */
+    {"pdk16", {"plane_single_wings", "true", NULL}, 85806, 100, true, true, 31451},
+    {"pdk16", {"plane_single_wings", "true", "short_triple", "never", NULL}, 54355, 100, true,
+     true, 0},
+    {"pdk16", {"plane_pair_wings", "true", NULL}, 38262, 100, true, true, 35886},
+    {"pdk16", {"short_follow", "false", NULL}, 85806, 100, true, true, 34390},
+    {"pdk16", {"max_pair_chain", "6", NULL}, 85795, 100, true, true, 34390},
+    {"pdk16", {"plane_single_wings", "true", "plane_pair_wings", "true", "short_follow", "false",
+               "max_pair_chain", "6", NULL}, 38251, 100, true, true, 32947},
 };
 
 int main(void)

@@ -56,6 +56,40 @@ typedef struct cb_rules {
     int bomb_points;          /* PDK: a bomb that wins its trick earns this from each other seat */
     bool bao;                 /* PDK 包庄 enabled */
     int bao_points;           /* PDK 包庄 stake per other seat */
+    /* ---- PDK house rules added later (appended: the struct only grows at its end). Each
+     * preset's default keeps the rules above exactly as they were. They shape PDK plays only:
+     * DDZ already takes exact wings (one single or one pair per triple) and fixed chain
+     * lengths, so cb_rules_set refuses a non-default value of these keys outside PDK (the
+     * default value is accepted, so a full list of keys can be written back to any preset). */
+    /* plane_single_wings (飞机带单; default off): a plane of L triples + exactly L single
+     * kickers of L distinct ranks outside the chain (333444 + 56; not + 55, never a 4th 3) is a
+     * full play, also under short_triple = never, as in the apps that list 飞机带单 and
+     * 飞机带对/带二 as separate shapes. It reads as CB_PLANE_1 with kick == len (full or short
+     * is told by the cards: 333444 + 55 stays a short CB_PLANE_1). It beats / is beaten by a
+     * plane + L singles of as many triples with a lower / higher chain, and never meets a
+     * CB_PLANE_2 (another family and size): 飞机带单 and 飞机带二 do not beat each other. A
+     * short plane of its size (444555 + 66) beats it only as 甩尾; it beats a short one of its
+     * size (short_triple = always) by the chain. As the hand's last play under short_follow it
+     * still follows a CB_PLANE_2 of as many triples and a lower chain (甩尾: fewer cards), so
+     * the flag takes no play away. Off (ours): 333444 + 56 is a short plane like 333444 + 55. */
+    bool plane_single_wings;
+    /* plane_pair_wings (飞机带对; default off): a full plane's 2L kickers must be L pairs of L
+     * distinct ranks outside the chain (333444 + 5566, not + 5555 or + 5678); CB_PLANE_2 keeps
+     * its name. Off (ours, and apps whose 飞机 takes "any two cards per triple"): any 2L cards.
+     * 2L kickers that are not L pairs are then no play at all (not even a short one: a short
+     * plane has fewer than 2L kickers). Triples (三带二) keep any two cards. */
+    bool plane_pair_wings;
+    /* short_follow (甩尾; default on): under short_triple last / always, a short play that
+     * empties the hand may follow a full play of its family with a lower main rank (bare
+     * triple / 三带一 over 三带二; a plane of as many triples with fewer cards over a full
+     * plane). Off (implementations without 甩尾): a short play never beats a full one; under
+     * short_triple = last it may still be the hand's last play when leading, and under always
+     * short plays still follow short plays of their own shape. */
+    bool short_follow;
+    /* max_pair_chain (0..12, default 0 = no cap beyond the hand size): the most pairs in a pair
+     * chain (apps whose 连对 stop at 6 pairs set 6; a value below min_pair_chain leaves no pair
+     * chain at all). */
+    uint8_t max_pair_chain;
 } cb_rules;
 
 /* Fill *out with a preset; returns 0, or -1 for an unknown name. */
@@ -64,7 +98,8 @@ int cb_rules_preset(const char *name, cb_rules *out);
  * "four_with" "both", "min_pair_chain" "2", ...). Returns 0, or -1 with a message naming the
  * key or the bad value. Keys: must_beat must_beat_bomb spade3_first warn_single min_pair_chain
  * short_triple four_with aaa_bomb rocket_kickers four_two_same rob card_points spring_double
- * bomb_points bao bao_points. */
+ * bomb_points bao bao_points plane_single_wings plane_pair_wings short_follow max_pair_chain
+ * (the last four: PDK only, see cb_rules). */
 int cb_rules_set(cb_rules *r, const char *key, const char *value, char *err, size_t errlen);
 /* The list of flag names, NULL-terminated (for help texts and config validation). */
 extern const char *const cb_rules_keys[];

@@ -5,6 +5,13 @@
  * flow rules (short triples, warn_single, spade3_first, must_beat) again from rules.h, so a
  * bug in the fast generators shows up as a disagreement.
  *
+ * The PDK house rules plane_single_wings, plane_pair_wings, short_follow and max_pair_chain
+ * are not taken from the classifier or cb_beats: under them the oracle reads a multiset with
+ * the flags off (short plays allowed everywhere) and applies each flag's text from rules.h to
+ * those readings itself (drops a too long pair chain or a plane whose 2L wings are not L
+ * distinct pairs, tells a single-wings plane from a short one, drops short readings under
+ * short_triple = never), and compares plays by its own cbt_beats.
+ *
  *  - cbt_oracle_legal: every sub-multiset of the hand, kept when one of its readings is
  *    allowed here; pass decided from the kept plays.
  *  - cbt_oracle_min_hands: exhaustive memoised search over sub-multisets of the hand; the
@@ -36,11 +43,22 @@
  * Returns how many there are (the product of count + 1); writes up to cap. */
 long cbt_submultisets(cb_counts k, cb_counts *out, long cap);
 
-/* cb_readings into out[CBT_READINGS_CAP]; -1 when there were more than that. */
+/* The readings of k under r into out[CBT_READINGS_CAP]; -1 when there were more than that.
+ * Without the four PDK house rules above (all at their defaults): cb_readings. With them: the
+ * oracle's own reading of the flags over cb_readings with the flags off (see the top). */
 int cbt_readings(const cb_rules *r, cb_counts k, cb_move *out);
+/* Is some PDK house rule of the oracle's own reading (see the top) away from its default? */
+bool cbt_house_flags(const cb_rules *r);
+/* The canonical reading of k among cbt_readings (not short first, then the higher shape, the
+ * longer chain, the higher main), by the oracle's cbt_is_short. false: no reading. */
+bool cbt_canonical(const cb_rules *r, cb_counts k, cb_move *out);
 
-/* Is m a PDK short play (bare triple, 三带一, bare plane, plane with too few wings)? */
+/* Is m a PDK short play (bare triple, 三带一, bare plane, plane with too few wings — under
+ * plane_single_wings a plane + L singles of distinct ranks is full)? */
 bool cbt_is_short(const cb_rules *r, const cb_move *m);
+/* Does play beat table? cb_beats without the PDK house rules; with them the oracle's own
+ * comparison, spelt out from rules.h. */
+bool cbt_beats(const cb_rules *r, const cb_move *play, const cb_move *table, bool whole_hand);
 /* Is m a bomb or the rocket (what must_beat_bomb talks about)? */
 bool cbt_is_bomb(const cb_move *m);
 
@@ -48,7 +66,7 @@ bool cbt_is_bomb(const cb_move *m);
  * The flow rules of rules.h, spelt out: a short reading only under short_triple always, or
  * under last when it empties the hand; warn_single: a single must be the hand's highest rank
  * when the next seat holds one card; spade3_first: the first play contains a 3; following:
- * cb_beats(table, whole_hand = the play empties the hand). */
+ * cbt_beats(table, whole_hand = the play empties the hand). */
 bool cbt_reading_allowed(const cb_rules *r, const cb_ctx *ctx, const cb_move *m);
 /* Is m (field by field) one of cb_readings(m->counts)? */
 bool cbt_is_a_reading(const cb_rules *r, const cb_move *m);

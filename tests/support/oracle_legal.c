@@ -34,18 +34,143 @@ long cbt_submultisets(cb_counts k, cb_counts *out, long cap)
     }
 }
 
+bool cbt_house_flags(const cb_rules *r)
+{
+    return r->game == CB_GAME_PDK && (r->plane_single_wings || r->plane_pair_wings ||
+                                      !r->short_follow || r->max_pair_chain != 0);
+}
+
+/* Is rank i in the chain of plane reading m? */
+static bool in_chain(const cb_move *m, int i) { return i >= m->main && i < m->main + m->len; }
+
+/* plane_single_wings, from its text: a plane (CB_PLANE_1) of L triples whose other cards are L
+ * singles, each of a different rank (none of the chain's: its ranks hold exactly 3). */
+static bool single_wings(const cb_rules *r, const cb_move *m)
+{
+    if (r->game != CB_GAME_PDK || !r->plane_single_wings || m->shape != CB_PLANE_1)
+        return false;
+    int singles = 0;
+    for (int i = 0; i < CB_NRANKS; i++) {
+        int c = cb_count(m->counts, i);
+        if (in_chain(m, i))
+            continue;
+        if (c > 1)
+            return false;
+        singles += c;
+    }
+    return singles == m->len;
+}
+
+/* plane_pair_wings, from its text: the 2L wings of a full plane are L pairs of L different
+ * ranks. */
+static bool pair_wings(const cb_move *m)
+{
+    int pairs = 0;
+    for (int i = 0; i < CB_NRANKS; i++) {
+        int c = cb_count(m->counts, i);
+        if (in_chain(m, i) || c == 0)
+            continue;
+        if (c != 2)
+            return false;
+        pairs++;
+    }
+    return pairs == m->len;
+}
+
 int cbt_readings(const cb_rules *r, cb_counts k, cb_move *out)
 {
-    int n = cb_readings(r, k, out, CBT_READINGS_CAP);
-    return n > CBT_READINGS_CAP ? -1 : n;
+    if (!cbt_house_flags(r)) {
+        int n = cb_readings(r, k, out, CBT_READINGS_CAP);
+        return n > CBT_READINGS_CAP ? -1 : n;
+    }
+    /* the flags off and short plays everywhere: every reading any setting could have */
+    cb_rules base = *r;
+    base.plane_single_wings = base.plane_pair_wings = false;
+    base.short_follow = true;
+    base.max_pair_chain = 0;
+    base.short_triple = CB_SHORT_ALWAYS;
+    int n = cb_readings(&base, k, out, CBT_READINGS_CAP);
+    if (n > CBT_READINGS_CAP)
+        return -1;
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        const cb_move *m = &out[i];
+        if (m->shape == CB_PAIR_CHAIN && r->max_pair_chain && m->len > r->max_pair_chain)
+            continue;
+        if (m->shape == CB_PLANE_2 && r->plane_pair_wings && !pair_wings(m))
+            continue;
+        if (r->short_triple == CB_SHORT_NEVER && cbt_is_short(r, m))
+            continue;
+        out[kept++] = *m;
+    }
+    return kept;
 }
 
 bool cbt_is_short(const cb_rules *r, const cb_move *m)
 {
     if (r->game != CB_GAME_PDK)
         return false;
+    if (m->shape == CB_PLANE_1 && single_wings(r, m))
+        return false;
     return m->shape == CB_TRIPLE || m->shape == CB_TRIPLE_1 || m->shape == CB_PLANE ||
            m->shape == CB_PLANE_1;
+}
+
+bool cbt_canonical(const cb_rules *r, cb_counts k, cb_move *out)
+{
+    cb_move rd[CBT_READINGS_CAP];
+    int n = cbt_readings(r, k, rd);
+    int best = -1;
+    for (int i = 0; i < n; i++) {
+        if (best >= 0) {
+            const cb_move *a = &rd[i], *b = &rd[best];
+            bool fa = !cbt_is_short(r, a), fb = !cbt_is_short(r, b);
+            bool before = fa != fb ? fa
+                        : a->shape != b->shape ? a->shape > b->shape
+                        : a->len != b->len ? a->len > b->len : a->main > b->main;
+            if (!before)
+                continue;
+        }
+        best = i;
+    }
+    if (best < 0)
+        return false;
+    *out = rd[best];
+    return true;
+}
+
+bool cbt_beats(const cb_rules *r, const cb_move *play, const cb_move *table, bool whole_hand)
+{
+    if (!cbt_house_flags(r))
+        return cb_beats(r, play, table, whole_hand);
+    /* PDK, from rules.h: bombs over everything else (AAA's main tops the fours); otherwise the
+     * same shape, chain length and card count with a higher main rank — except that a short
+     * play beats a full one only as 甩尾: emptying the hand, short_triple not never, and
+     * short_follow on; 甩尾 also lets a bare triple / 三带一 follow a 三带二, and a plane with
+     * fewer cards follow a full plane (+ 2L, or + L single wings) of as many triples. */
+    if (play->shape == CB_PASS)
+        return false;
+    if (!table || table->shape == CB_PASS)
+        return true;
+    if (play->shape == CB_BOMB)
+        return table->shape != CB_BOMB || play->main > table->main;
+    if (table->shape == CB_BOMB)
+        return false;
+    bool ps = cbt_is_short(r, play), ts = cbt_is_short(r, table);
+    bool tail = whole_hand && r->short_triple != CB_SHORT_NEVER && r->short_follow;
+    if (ps && !ts && !tail)
+        return false;
+    if (play->main <= table->main)
+        return false;
+    if (play->shape == table->shape && play->len == table->len && play->ncards == table->ncards)
+        return true;
+    if (!tail)
+        return false;
+    bool p_triple = play->shape == CB_TRIPLE || play->shape == CB_TRIPLE_1;
+    bool p_plane = play->shape == CB_PLANE || play->shape == CB_PLANE_1;
+    bool t_full_plane = table->shape == CB_PLANE_2 || (table->shape == CB_PLANE_1 && !ts);
+    return (p_triple && table->shape == CB_TRIPLE_2) ||
+           (p_plane && t_full_plane && play->len == table->len && play->ncards < table->ncards);
 }
 
 bool cbt_is_bomb(const cb_move *m) { return m->shape == CB_BOMB || m->shape == CB_ROCKET; }
@@ -75,7 +200,7 @@ bool cbt_reading_allowed(const cb_rules *r, const cb_ctx *ctx, const cb_move *m)
         return false;
     if (r->spade3_first && ctx->first_play && cb_count(play, CB_RANK_3) == 0)
         return false;
-    if (ctx->table && !cb_beats(r, m, ctx->table, whole))
+    if (ctx->table && !cbt_beats(r, m, ctx->table, whole))
         return false;
     return true;
 }
@@ -178,8 +303,10 @@ void cbt_ctx_text(const cb_rules *r, const cb_ctx *ctx, char *buf, size_t len)
     snprintf(buf, len,
              "preset=%s hand=%s table=%s next_has_one=%d first_play=%d "
              "[short_triple=%d four_with=%d min_pair_chain=%d aaa_bomb=%d must_beat=%d "
-             "must_beat_bomb=%d warn_single=%d spade3_first=%d rocket_kickers=%d]",
+             "must_beat_bomb=%d warn_single=%d spade3_first=%d rocket_kickers=%d "
+             "plane_single_wings=%d plane_pair_wings=%d short_follow=%d max_pair_chain=%d]",
              r->preset, hand, table, ctx->next_has_one, ctx->first_play, r->short_triple,
              r->four_with, r->min_pair_chain, r->aaa_bomb, r->must_beat, r->must_beat_bomb,
-             r->warn_single, r->spade3_first, r->rocket_kickers);
+             r->warn_single, r->spade3_first, r->rocket_kickers, r->plane_single_wings,
+             r->plane_pair_wings, r->short_follow, r->max_pair_chain);
 }

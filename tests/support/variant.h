@@ -14,7 +14,7 @@
 /* A variant as tests declare it; a test's own variant struct begins with one (member `base`). */
 typedef struct cbt_variant {
     const char *preset;
-    const char *flags[6]; /* key, value pairs, NULL-terminated */
+    const char *flags[10]; /* key, value pairs, NULL-terminated (up to four pairs) */
 } cbt_variant;
 
 /* The variant's rules: the preset, then each flag. Fails the running cmocka test (naming the

@@ -179,6 +179,9 @@ static const variant variants[] = {
     {{"pdk16", {"short_triple", "always", NULL}}, 16, 1000},
     {{"pdk16", {"min_pair_chain", "2", "aaa_bomb", "true", NULL}}, 16, 1000},
     {{"pdk16", {"four_with", "both", NULL}}, 16, 1000},
+    {{"pdk16", {"plane_single_wings", "true", "short_triple", "never", NULL}}, 16, 1000},
+    {{"pdk16", {"plane_pair_wings", "true", NULL}}, 16, 1000},
+    {{"pdk16", {"max_pair_chain", "3", "min_pair_chain", "2", NULL}}, 16, 1000},
     {{"ddz", {"rocket_kickers", "true", NULL}}, 20, 1000},
 };
 

@@ -58,7 +58,18 @@ static int tokenize(const char *text, token *toks, int cap, int *n, char *err, s
         } else {
             rank = rank_of_char(ch);
             if (rank < 0) {
-                char c[2] = {ch, 0};
+                /* quote the whole character: all bytes of a UTF-8 sequence, not its first */
+                unsigned char lead = (unsigned char)ch;
+                size_t len = lead >= 0xF0 && lead < 0xF8 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+                char c[5] = {ch, 0, 0, 0, 0};
+                for (size_t k = 1; k < len; k++) {
+                    unsigned char b = (unsigned char)text[i + k];
+                    if ((b & 0xC0) != 0x80) { /* not a whole sequence: the byte alone */
+                        c[1] = 0;
+                        break;
+                    }
+                    c[k] = (char)b;
+                }
                 set_err(err, errlen, "bad card character '%s' at position %d", c, (int)start + 1);
                 return -1;
             }

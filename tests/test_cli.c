@@ -256,6 +256,37 @@ static void test_help(void **state)
     run_result_clear(&r);
 }
 
+/* minhands on input no hand list has: a NUL byte (refused, exit 2), a directory on stdin (a
+ * read error, exit 1, not silence). Through sh for the byte and the redirection. */
+static void test_stdin_faults(void **state)
+{
+    (void)state;
+    const char *build = g_getenv("CB_BUILD");
+    char *nul = g_strdup_printf("printf '3344\\n33\\00044\\n55\\n' | %s/cardbot minhands --rules pdk16",
+                                build && *build ? build : "build/plain");
+    char *dir = g_strdup_printf("%s/cardbot minhands --rules pdk16 < /", build && *build ? build : "build/plain");
+    const struct {
+        const char *cmd;
+        int status;
+        const char *out, *err;
+    } cases[] = {{nul, 2, "2\n\n1\n", "line 2: a NUL byte"}, {dir, 1, "", "cannot read stdin"}};
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        char *argv[] = {"/bin/sh", "-c", (char *)cases[i].cmd, NULL};
+        char *out = NULL, *err = NULL;
+        int ws = 0;
+        assert_true(g_spawn_sync(NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &ws, NULL));
+        print_message("%s -> %d, %s", cases[i].cmd, WEXITSTATUS(ws), err);
+        assert_true(WIFEXITED(ws));
+        assert_int_equal(WEXITSTATUS(ws), cases[i].status);
+        assert_string_equal(out, cases[i].out);
+        assert_non_null(strstr(err, cases[i].err));
+        g_free(out);
+        g_free(err);
+    }
+    g_free(nul);
+    g_free(dir);
+}
+
 /* ---- bad input: one line on stderr naming the problem, exit 2 ---- */
 
 typedef struct {
@@ -265,7 +296,9 @@ typedef struct {
 } bad_case;
 
 static const bad_case bad_cases[] = {
-    {NULL, "subcommand", {NULL}},
+    {NULL, "3s already used", {"moves", "--rules", "pdk16", "--hand", "3s4s", "--beat", "3s"}},
+    {NULL, "'\xe9\xa1\xba'", {"moves", "--rules", "pdk16", "--hand", "3\xe9\xa1\xba" "4"}},
+{NULL, "subcommand", {NULL}},
     {NULL, "'nosuch'", {"nosuch"}},
     {NULL, "--rules", {"classify", "333"}},
     {NULL, "--rules", {"classify", "--rules"}},
@@ -328,7 +361,7 @@ int main(void)
         cmocka_unit_test(test_moves),
         cmocka_unit_test(test_minhands),
         cmocka_unit_test(test_universe),
-        cmocka_unit_test(test_help),
+        cmocka_unit_test(test_help), cmocka_unit_test(test_stdin_faults),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

@@ -50,6 +50,10 @@ int cb_cli_parse(const char *cmd, GOptionContext *ctx, int *argc, char ***argv);
 /* Parse card text into rank counts against the rules' deck (duplicates, unknown characters
  * and cards not in the deck are errors). what names the argument in the message. */
 int cb_cli_cards(const char *cmd, const char *what, const char *text, const cb_rules *r, cb_counts *out);
+/* The same, parsing from the cards `from` only (the deck less cards used elsewhere): a card
+ * named twice is refused as such. cards (may be NULL) gets the actual cards. */
+int cb_cli_cards_from(const char *cmd, const char *what, const char *text, const cb_rules *r, cb_cards from,
+                      cb_cards *cards, cb_counts *out);
 
 /* Reject a hand larger than any seat holds (hand_size + bottom cards): the rules functions are
  * specified for real hands. Returns 0, or prints the problem and returns CB_CLI_EXIT_USAGE. */

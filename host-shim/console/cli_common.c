@@ -99,8 +99,12 @@ const char *cb_cli_shorten(const char *text, char *buf, size_t len)
     if (n < len) {
         memcpy(buf, text, n + 1);
     } else if (len > 4) {
-        memcpy(buf, text, len - 4);
-        memcpy(buf + len - 4, "...", 4);
+        /* cut before a whole character: never half of a multi-byte UTF-8 sequence */
+        size_t cut = len - 4;
+        while (cut > 0 && ((unsigned char)text[cut] & 0xC0) == 0x80)
+            cut--;
+        memcpy(buf, text, cut);
+        memcpy(buf + cut, "...", 4);
     } else if (len) {
         buf[0] = 0;
     }
@@ -109,13 +113,29 @@ const char *cb_cli_shorten(const char *text, char *buf, size_t len)
 
 int cb_cli_cards(const char *cmd, const char *what, const char *text, const cb_rules *r, cb_counts *out)
 {
+    return cb_cli_cards_from(cmd, what, text, r, r->deck, NULL, out);
+}
+
+int cb_cli_cards_from(const char *cmd, const char *what, const char *text, const cb_rules *r, cb_cards from,
+                      cb_cards *cards, cb_counts *out)
+{
     char err[256] = "", shown[48];
     cb_cards c;
-    if (cb_cards_parse(text, r->deck, &c, err, sizeof err) != 0) {
+    if (cb_cards_parse(text, from, &c, err, sizeof err) != 0) {
+        cb_cards any;
+        if (from != r->deck && cb_cards_parse(text, r->deck, &any, NULL, 0) == 0) {
+            char dup[64];
+            cb_cards_format(any & ~from, true, dup, sizeof dup);
+            cb_cli_error(cmd, "%s '%s': %s already used (one card cannot be in two places)", what,
+                         cb_cli_shorten(text, shown, sizeof shown), dup);
+            return CB_CLI_EXIT_USAGE;
+        }
         cb_cli_error(cmd, "%s '%s': %s", what, cb_cli_shorten(text, shown, sizeof shown),
                      err[0] ? err : "bad cards");
         return CB_CLI_EXIT_USAGE;
     }
+    if (cards)
+        *cards = c;
     *out = cb_counts_of(c);
     return 0;
 }

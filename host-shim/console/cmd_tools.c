@@ -1,4 +1,5 @@
 /* cardbot command — rules tools for people and scripts: classify, moves, minhands, universe. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,12 +128,13 @@ int cb_cmd_moves(int argc, char **argv)
                        &argc, &argv, &r);
 
     cb_counts hand = 0, beat = 0;
+    cb_cards hand_cards = 0;
     if (rc == 0 && !hand_text) {
         cb_cli_error(cmd, "missing --hand CARDS");
         rc = CB_CLI_EXIT_USAGE;
     }
     if (rc == 0)
-        rc = cb_cli_cards(cmd, "--hand", hand_text, &r, &hand);
+        rc = cb_cli_cards_from(cmd, "--hand", hand_text, &r, r.deck, &hand_cards, &hand);
     if (rc == 0 && hand == 0) {
         cb_cli_error(cmd, "--hand is empty");
         rc = CB_CLI_EXIT_USAGE;
@@ -156,6 +158,10 @@ int cb_cmd_moves(int argc, char **argv)
             rc = CB_CLI_EXIT_USAGE;
         }
     }
+    /* and the table's cards come from what the hand does not hold: "--hand 3s --beat 3s" names
+     * one physical card twice */
+    if (rc == 0 && beat)
+        rc = cb_cli_cards_from(cmd, "--beat", beat_text, &r, r.deck & ~hand_cards, NULL, &beat);
     cb_move table;
     if (rc == 0 && beat) {
         char why[256] = "", shown[48];
@@ -210,8 +216,15 @@ int cb_cmd_minhands(int argc, char **argv)
     size_t cap = 0;
     long lineno = 0;
     int status = 0;
-    while (getline(&line, &cap, stdin) >= 0) {
+    ssize_t got;
+    while ((got = getline(&line, &cap, stdin)) >= 0) {
         lineno++;
+        if ((size_t)got != strlen(line)) { /* text with a NUL byte is not a hand */
+            fprintf(stderr, "cardbot %s: line %ld: a NUL byte in the input\n", cmd, lineno);
+            putchar('\n');
+            status = CB_CLI_EXIT_USAGE;
+            continue;
+        }
         char *s = trim(line);
         if (!*s) {
             putchar('\n');
@@ -230,6 +243,10 @@ int cb_cmd_minhands(int argc, char **argv)
             continue;
         }
         printf("%d\n", cb_min_hands(&r, cb_counts_of(c)));
+    }
+    if (ferror(stdin)) { /* a directory on stdin, an I/O error: not the same as no input */
+        fprintf(stderr, "cardbot %s: cannot read stdin: %s\n", cmd, g_strerror(errno));
+        status = 1;
     }
     free(line);
     return status;

@@ -14,6 +14,7 @@
  *   four + kickers ............................................ read_fours()
  */
 #include "cardbot/rules.h"
+#include "msg.h"
 #include "classify_int.h"
 
 #include <stdarg.h>
@@ -234,16 +235,7 @@ static void read_fours(reader *x)
     }
 }
 
-__attribute__((format(printf, 3, 4)))
-static void say(char *why, size_t whylen, const char *fmt, ...)
-{
-    if (!why || !whylen)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, whylen, fmt, ap);
-    va_end(ap);
-}
+#define say core_msg
 
 /* Can k be a play at all under r (cards the deck has, no more than a hand holds)? */
 static bool plausible(const cb_rules *r, cb_counts k, int *c, int *n, char *why, size_t whylen)

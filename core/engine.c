@@ -4,6 +4,7 @@
  * checked before anything changes, so a refused action leaves the game as it was. The play
  * phase is cb_deal (deal.c) with validation on: the trick flow exists once. */
 #include "cardbot/game.h"
+#include "msg.h"
 
 #include "bidding.h"
 
@@ -35,17 +36,8 @@ struct cb_engine {
     cb_play_rec hist[MAX_HIST];
 };
 
-__attribute__((format(printf, 3, 4)))
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
+/* a message for the caller, and -1 */
+#define fail(err, errlen, ...) core_msg_ret(-1, (err), (errlen), __VA_ARGS__)
 
 /* splitmix64, seeded by the keyed stream: the shuffle's own generator. */
 static uint64_t mix64(uint64_t *s)

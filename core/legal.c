@@ -6,6 +6,7 @@
  * table; that asks cb_legal_moves for its first entry (following lists are short).
  */
 #include "cardbot/rules.h"
+#include "msg.h"
 #include "classify_int.h"
 #include "moves_int.h"
 
@@ -15,17 +16,8 @@
 
 #define READINGS_CAP 128 /* far above what one multiset can read as (PDK planes: a few dozen) */
 
-__attribute__((format(printf, 3, 4)))
-static bool refuse(char *why, size_t whylen, const char *fmt, ...)
-{
-    if (why && whylen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, whylen, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
+/* the reason, and false */
+#define refuse(why, whylen, ...) (core_msg_ret(0, (why), (whylen), __VA_ARGS__) != 0)
 
 static bool accept(cb_move *m, const cb_move *chosen, char *why, size_t whylen)
 {

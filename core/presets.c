@@ -1,6 +1,7 @@
 /* cardbot — rule presets (pdk16, pdk15, guanpai, ddz, noip2015), setting flags by name, and the
  * shape names. The defaults are those of DESIGN.md and the decisions in rules.h. */
 #include "cardbot/rules.h"
+#include "msg.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -138,17 +139,8 @@ static const struct {
     { "max_pair_chain", K_U8, offsetof(cb_rules, max_pair_chain), 0, 12, true },
 };
 
-__attribute__((format(printf, 3, 4)))
-static int set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
+/* a message for the caller, and -1 */
+#define set_err(err, errlen, ...) core_msg_ret(-1, (err), (errlen), __VA_ARGS__)
 
 static int parse_bool(const char *v, bool *out)
 {

@@ -10,6 +10,7 @@
  * with the hand it held then (its hand now plus what it played since).
  */
 #include "cardbot/game.h"
+#include "msg.h"
 
 #include "bidding.h"
 
@@ -21,17 +22,8 @@
 #define SPADE3 cb_card_bit(cb_card_id(CB_RANK_3, CB_SUIT_S))
 #define REFUSED (-2) /* shim.h's CB_ERR_VIEW: the shim returns this code as it is */
 
-__attribute__((format(printf, 3, 4)))
-static int bad(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return REFUSED;
-}
+/* a message naming the field, and the refusal */
+#define bad(err, errlen, ...) core_msg_ret(REFUSED, (err), (errlen), __VA_ARGS__)
 
 static bool is_bomb(const cb_move *m) { return m->shape == CB_BOMB || m->shape == CB_ROCKET; }
 

@@ -12,10 +12,10 @@
 V        ?= plain
 B        := build/$(V)
 CC       ?= cc
-PKGS     := glib-2.0 json-glib-1.0 cmocka
-DEBPKGS  := libglib2.0-dev libjson-glib-dev libcmocka-dev pkg-config gcc make
-PKG_CFLAGS := $(shell pkg-config --cflags glib-2.0 json-glib-1.0 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs glib-2.0 json-glib-1.0 2>/dev/null)
+PKGS     := glib-2.0 json-glib-1.0 cmocka libseccomp
+DEBPKGS  := libglib2.0-dev libjson-glib-dev libcmocka-dev libseccomp-dev pkg-config gcc make
+PKG_CFLAGS := $(shell pkg-config --cflags glib-2.0 json-glib-1.0 libseccomp 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs glib-2.0 json-glib-1.0 libseccomp 2>/dev/null)
 CORE_PKG_LIBS := $(shell pkg-config --libs glib-2.0 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 

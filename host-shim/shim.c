@@ -94,6 +94,9 @@ struct cb_shim {
      * that it outlives the conf or plugin it came from (until the shim is released); under
      * lock */
     GHashTable *strs;
+    /* process isolation: which plugin paths this shim's confs hold loaded from the path
+     * (shim_loader.c); outlives every conf, so every plugin record */
+    shim_names *names;
 };
 
 const char *cb_strerror(int code)
@@ -158,10 +161,14 @@ static void touch_conf(cb_shim *s, const shim_conf *c)
 
 cb_shim *cb_shim_open(const char *config_path, char *err, size_t errlen)
 {
-    shim_conf *c = shim_conf_load(config_path, NULL, 1, err, errlen);
-    if (!c)
+    shim_names *names = shim_names_new();
+    shim_conf *c = shim_conf_load(config_path, NULL, 1, names, err, errlen);
+    if (!c) {
+        shim_names_free(names);
         return NULL;
+    }
     cb_shim *s = g_new0(cb_shim, 1);
+    s->names = names;
     atomic_init(&s->refs, 1);
     s->path = g_strdup(config_path);
     pthread_mutex_init(&s->lock, NULL);
@@ -179,7 +186,8 @@ static void shim_unref(cb_shim *s)
 {
     if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1)
         return;
-    shim_conf_unref(s->conf);
+    shim_conf_unref(s->conf); /* the last conf: every plugin record goes with it */
+    shim_names_free(s->names);
     g_array_free(s->totals, TRUE);
     g_hash_table_destroy(s->strs);
     pthread_mutex_destroy(&s->reload_lock);
@@ -206,7 +214,7 @@ int cb_shim_reload(cb_shim *s, char *err, size_t errlen)
     pthread_mutex_lock(&s->lock);
     shim_conf *prev = shim_conf_ref(s->conf);
     pthread_mutex_unlock(&s->lock);
-    shim_conf *nc = shim_conf_load(s->path, prev, prev->gen + 1, err, errlen);
+    shim_conf *nc = shim_conf_load(s->path, prev, prev->gen + 1, s->names, err, errlen);
     shim_conf_unref(prev);
     if (!nc) {
         pthread_mutex_unlock(&s->reload_lock);
@@ -452,8 +460,8 @@ int cb_table_seat_info(const cb_table *ct, int seat, cb_seat_info *out)
         const shim_plugin *p = c->strat[k].plugin;
         si.strategy = intern(s, c->strat[k].name);
         si.plugin_path = intern(s, p->path);
-        si.plugin_name = intern(s, p->bot->name ? p->bot->name : "");
-        si.plugin_version = intern(s, p->bot->version ? p->bot->version : "");
+        si.plugin_name = intern(s, p->name);
+        si.plugin_version = intern(s, p->version);
         si.load_gen = p->gen;
         si.file_dev = p->id.dev;
         si.file_ino = p->id.ino;
@@ -494,6 +502,41 @@ static void table_refresh(cb_table *t)
 
 /* ---- decisions ---- */
 
+/* Does v open a game — its first bid (nobody has bid yet: a DDZ redeal opens a new deal too)
+ * or its first play (nothing played yet)? The shim has no other sign of a new game, and
+ * needs none: every game's first decision is such a view. */
+static bool opens_game(const cb_view *v, int phase)
+{
+    if (phase == CB_PHASE_PLAY)
+        return v->nhistory == 0;
+    for (int i = 0; i < v->nseats && i < CB_MAX_SEATS; i++)
+        if (v->bids[i] >= 0)
+            return false;
+    return true;
+}
+
+/* A new game at the table: what the table's instances went through in earlier games must not
+ * change this one's answers. Under process isolation that is the restart back-off of each
+ * worker (a plugin that crashed at the end of the last game is restarted at once, not after a
+ * back-off it earned there) and a fallback whose start failed (tried again). So a game's
+ * fallbacks depend on that game's views alone, whichever games the table served before: a
+ * match gives the same results at any concurrency. */
+static void table_new_game(cb_table *t)
+{
+    bool proc = t->conf->isolation == SHIM_ISO_PROCESS;
+    for (int i = 0; i < t->nseats; i++) {
+        table_seat *ts = &t->seat[i];
+        if (proc) {
+            if (ts->inst)
+                shim_worker_new_game(ts->inst);
+            if (ts->fb_inst)
+                shim_worker_new_game(ts->fb_inst);
+        }
+        if (!ts->fb_inst)
+            ts->fb_tried = false;
+    }
+}
+
 typedef int (*decide_fn)(void *, const cb_view *, cb_decision *);
 
 static void dec_init(cb_decision *d)
@@ -510,8 +553,9 @@ static void dec_init(cb_decision *d)
 static int ask(const shim_conf *c, int s, void *inst, const cb_view *v, const shim_play_check *pc,
                cb_decision *d, uint64_t *ns, char *why, size_t whylen, bool *answered)
 {
-    const cb_bot *bot = c->strat[s].plugin->bot;
-    decide_fn fn = pc ? bot->decide_play : bot->decide_bid;
+    /* under process isolation the host has no cb_bot: what the worker reported of it */
+    const shim_plugin *pl = c->strat[s].plugin;
+    bool has_fn = pc || pl->has_bid; /* decide_play is checked at load */
     *answered = false;
     dec_init(d);
     /* A plugin built for ABI 1.0 was promised a seat in first_seat ("who bid first / led
@@ -519,13 +563,13 @@ static int ask(const shim_conf *c, int s, void *inst, const cb_view *v, const sh
      * no first leader yet (-1), it gets the first bidder. */
     cb_view v10;
     const cb_view *pv = v;
-    if ((bot->abi_version & 0xFFFFu) == 0 && v->first_seat < 0) {
+    if ((pl->abi_version & 0xFFFFu) == 0 && v->first_seat < 0) {
         v10 = *v;
         v10.first_seat = v->first_bidder;
         pv = &v10;
     }
     int rc = -1;
-    if (!fn) {
+    if (!has_fn) {
         *ns = 0;
     } else if (c->isolation == SHIM_ISO_PROCESS) {
         int wr = shim_worker_decide(inst, pv, pc ? CB_PHASE_PLAY : CB_PHASE_BID, d, &rc, ns, why, whylen);
@@ -534,6 +578,7 @@ static int ask(const shim_conf *c, int s, void *inst, const cb_view *v, const sh
             return wr;
         }
     } else {
+        decide_fn fn = pc ? pl->bot->decide_play : pl->bot->decide_bid;
         uint64_t t0 = now_ns();
         rc = fn(inst, pv, d);
         *ns = now_ns() - t0;
@@ -541,7 +586,7 @@ static int ask(const shim_conf *c, int s, void *inst, const cb_view *v, const sh
     d->struct_size = sizeof *d;
     d->explain[sizeof d->explain - 1] = '\0';
     d->flags &= ~(uint32_t)CB_DEC_FALLBACK; /* only the shim says so */
-    if (!fn) {
+    if (!has_fn) {
         snprintf(why, whylen, "the plugin has no decide_bid");
         return CB_FB_FAILED;
     }
@@ -670,6 +715,8 @@ static int decide(cb_table *t, const cb_view *view, cb_decision *out, int phase)
 
     /* a refused call changed nothing; from here the call answers, so the table may switch */
     table_refresh(t);
+    if (opens_game(&v, phase))
+        table_new_game(t);
     const shim_conf *c = t->conf;
     if (v.budget_ms == 0 || v.budget_ms > c->budget_ms)
         v.budget_ms = c->budget_ms;

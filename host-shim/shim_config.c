@@ -4,7 +4,10 @@
  *                     them, relative ones to the config file's directory: shim_path.h has the
  *                     whole search path), fallback (a strategy name), budget_ms (default
  *                     1000), isolation (inproc, the default: direct calls; process: each
- *                     instance in a forked worker, shim_process.c)
+ *                     instance in a forked worker, shim_process.c); process only (refused
+ *                     with isolation = inproc, where they could not be honoured):
+ *                     worker_memory_mb, worker_cpu_s (limits per worker, 0 = none, the
+ *                     default), sandbox (on / off, the default: a seccomp allow-list)
  *   [game]            rules = pdk16 | pdk15 | guanpai | ddz
  *   [rules]           flag overrides, each passed to cb_rules_set
  *   [strategy.NAME]   plugin = base name (NAME.so along the search path) or a path with a
@@ -16,7 +19,10 @@
  * Every message names the file, the group and the key: "FILE: [GROUP] KEY: what is wrong".
  * The whole conf is built before anyone sees it, so a failed load changes nothing (the
  * reload keeps the old conf, nginx style). Each strategy's parameters are checked by
- * creating one instance and destroying it again.
+ * creating one instance and destroying it again — under process isolation in a short-lived
+ * worker, which also loads the plugin and checks its entry point and ABI: the host never
+ * loads a plugin in that mode, so a plugin that crashes while loading (a constructor) or
+ * creating fails the load with a message naming its strategy, and the host runs on.
  *
  * Plugins across reloads: a path whose file still has the identity (dev, inode, size, mtime)
  * the running conf loaded shares that loaded plugin; a changed file is loaded again — its new
@@ -160,14 +166,54 @@ static int load_shim_group(GKeyFile *kf, shim_conf *c, char **plugin_dir, char *
                 conf_err(err, errlen, c->file, g, k, "unknown isolation '%s' (inproc, process)", v);
                 rc = -1;
             }
+        } else if (strcmp(k, "worker_memory_mb") == 0 || strcmp(k, "worker_cpu_s") == 0) {
+            bool mem = strcmp(k, "worker_memory_mb") == 0;
+            guint64 x = 0;
+            if (!g_ascii_string_to_unsigned(v, 10, 0, 1u << 24, &x, NULL)) {
+                conf_err(err, errlen, c->file, g, k, "bad value '%s' (%s, 0 = no limit)", v,
+                         mem ? "megabytes a worker may add to its address space, 0..16777216"
+                             : "CPU seconds of one worker process, 0..16777216");
+                rc = -1;
+            } else if (mem) {
+                c->worker_memory_mb = (uint32_t)x;
+            } else {
+                c->worker_cpu_s = (uint32_t)x;
+            }
+        } else if (strcmp(k, "sandbox") == 0) {
+            static const char *const on[] = { "on", "true", "yes", "1" };
+            static const char *const off[] = { "off", "false", "no", "0" };
+            int b = -1;
+            for (size_t j = 0; j < G_N_ELEMENTS(on); j++) {
+                if (g_ascii_strcasecmp(v, on[j]) == 0)
+                    b = 1;
+                if (g_ascii_strcasecmp(v, off[j]) == 0)
+                    b = 0;
+            }
+            if (b < 0) {
+                conf_err(err, errlen, c->file, g, k, "bad value '%s' (on or off)", v);
+                rc = -1;
+            } else {
+                c->sandbox = b;
+            }
         } else {
             conf_err(err, errlen, c->file, g, k,
-                     "unknown key (plugin_dir, fallback, budget_ms, isolation)");
+                     "unknown key (plugin_dir, fallback, budget_ms, isolation, sandbox, "
+                     "worker_memory_mb, worker_cpu_s)");
             rc = -1;
         }
         g_free(v);
     }
     g_strfreev(keys);
+    /* a worker's keys mean nothing in-process: refused rather than silently not honoured */
+    if (rc == 0 && c->isolation != SHIM_ISO_PROCESS) {
+        const char *k = c->sandbox ? "sandbox" : c->worker_memory_mb ? "worker_memory_mb"
+                      : c->worker_cpu_s ? "worker_cpu_s" : NULL;
+        if (k) {
+            conf_err(err, errlen, c->file, g, k, "needs isolation = process (it applies to the "
+                     "worker processes; in-process a plugin runs inside the host)");
+            rc = -1;
+        }
+    }
     return rc;
 }
 
@@ -234,10 +280,13 @@ static int load_rules(GKeyFile *kf, shim_conf *c, char *err, size_t errlen)
 }
 
 /* The plugin at path: shared with another strategy of this conf, or with the running conf
- * (prev) when the file there is still the one it loaded, else loaded now. */
-static shim_plugin *conf_plugin(shim_conf *c, const shim_conf *prev, const char *path,
-                                char *perr, size_t perrlen)
+ * (prev) when the file there is still the one it loaded (and in the same isolation mode: the
+ * host maps it in-process, workers load it in process mode), else loaded (in-process) or read
+ * (process: the check worker loads it) now. */
+static shim_plugin *conf_plugin(shim_conf *c, const shim_conf *prev, shim_names *names,
+                                const char *path, char *perr, size_t perrlen)
 {
+    bool isolated = c->isolation == SHIM_ISO_PROCESS;
     for (guint i = 0; i < c->plugins->len; i++) {
         shim_plugin *p = g_ptr_array_index(c->plugins, i);
         if (strcmp(p->path, path) == 0)
@@ -247,20 +296,21 @@ static shim_plugin *conf_plugin(shim_conf *c, const shim_conf *prev, const char 
     if (prev && shim_file_id_of(path, &now) == 0) {
         for (guint i = 0; i < prev->plugins->len; i++) {
             shim_plugin *p = g_ptr_array_index(prev->plugins, i);
-            if (strcmp(p->path, path) == 0 && shim_file_id_equal(&p->id, &now)) {
+            if (strcmp(p->path, path) == 0 && p->isolated == isolated && shim_file_id_equal(&p->id, &now)) {
                 g_ptr_array_add(c->plugins, shim_plugin_ref(p));
                 return p;
             }
         }
     }
-    shim_plugin *p = shim_plugin_load(path, c->gen, perr, perrlen);
+    shim_plugin *p = isolated ? shim_plugin_read(path, c->gen, names, perr, perrlen)
+                              : shim_plugin_load(path, c->gen, names, perr, perrlen);
     if (p)
         g_ptr_array_add(c->plugins, p);
     return p;
 }
 
-static int load_strategy(GKeyFile *kf, shim_conf *c, const shim_conf *prev, const char *group,
-                         const char *plugin_dir, char *err, size_t errlen)
+static int load_strategy(GKeyFile *kf, shim_conf *c, const shim_conf *prev, shim_names *names,
+                         const char *group, const char *plugin_dir, char *err, size_t errlen)
 {
     const char *name = group + strlen("strategy.");
     if (!valid_name(name)) {
@@ -289,7 +339,7 @@ static int load_strategy(GKeyFile *kf, shim_conf *c, const shim_conf *prev, cons
         conf_err(err, errlen, c->file, group, "plugin", "%s", perr);
         return -1;
     }
-    shim_plugin *p = conf_plugin(c, prev, path, perr, sizeof perr);
+    shim_plugin *p = conf_plugin(c, prev, names, path, perr, sizeof perr);
     g_free(path);
     if (!p) {
         conf_err(err, errlen, c->file, group, "plugin", "%s", perr);
@@ -325,8 +375,9 @@ static int load_strategy(GKeyFile *kf, shim_conf *c, const shim_conf *prev, cons
     s->plugin = p;
     c->nstrat++;
 
-    /* create one instance to check the parameters, as a table would (in a worker under
-     * process isolation: a create() that crashes must not take the host down either) */
+    /* create one instance to check the parameters, as a table would (under process
+     * isolation in a worker that loads the plugin first: a constructor or a create() that
+     * crashes must not take the host down) */
     if (c->isolation == SHIM_ISO_PROCESS)
         return shim_worker_check(c, c->nstrat - 1, err, errlen);
     void *inst = shim_strategy_create(c, c->nstrat - 1, err, errlen);
@@ -436,7 +487,8 @@ static bool known_group(const char *g)
     return g_str_has_prefix(g, "strategy.") || g_str_has_prefix(g, "table.");
 }
 
-static int conf_build(GKeyFile *kf, shim_conf *c, const shim_conf *prev, char *err, size_t errlen)
+static int conf_build(GKeyFile *kf, shim_conf *c, const shim_conf *prev, shim_names *names,
+                      char *err, size_t errlen)
 {
     gsize ng = 0;
     char **groups = g_key_file_get_groups(kf, &ng);
@@ -457,7 +509,7 @@ static int conf_build(GKeyFile *kf, shim_conf *c, const shim_conf *prev, char *e
     c->strat = g_new0(shim_strategy, ng ? ng : 1);
     for (gsize i = 0; i < ng; i++)
         if (g_str_has_prefix(groups[i], "strategy.") &&
-            load_strategy(kf, c, prev, groups[i], plugin_dir, err, errlen) != 0)
+            load_strategy(kf, c, prev, names, groups[i], plugin_dir, err, errlen) != 0)
             goto out;
 
     if (fallback) {
@@ -493,8 +545,8 @@ out:
     return rc;
 }
 
-shim_conf *shim_conf_load(const char *path, const shim_conf *prev, unsigned gen, char *err,
-                          size_t errlen)
+shim_conf *shim_conf_load(const char *path, const shim_conf *prev, unsigned gen,
+                          shim_names *names, char *err, size_t errlen)
 {
     if (err && errlen)
         err[0] = '\0';
@@ -506,6 +558,7 @@ shim_conf *shim_conf_load(const char *path, const shim_conf *prev, unsigned gen,
     atomic_init(&c->refs, 1);
     c->file = g_strdup(path);
     c->gen = gen;
+    c->names = names;
     c->budget_ms = 1000;
     c->fallback = -1;
     for (int i = 0; i < CB_MAX_SEATS; i++)
@@ -525,7 +578,7 @@ shim_conf *shim_conf_load(const char *path, const shim_conf *prev, unsigned gen,
         g_clear_error(&ge);
         rc = -1;
     } else {
-        rc = conf_build(kf, c, prev, err, errlen);
+        rc = conf_build(kf, c, prev, names, err, errlen);
     }
     g_key_file_free(kf);
     if (rc != 0) {

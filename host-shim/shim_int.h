@@ -2,14 +2,16 @@
  *
  *   shim_config.c    the config file -> an immutable, refcounted shim_conf (one per load)
  *   shim_loader.c    dlopen a plugin (a private copy when the file changed under a loaded
- *                    name) and check its entry point, ABI major and struct size
+ *                    name) and check its entry point, ABI major and struct size; under
+ *                    process isolation only read it in the host and load it in the worker
  *   shim_validate.c  check a host's view, a plugin's answer, and the rules-only safe answer
  *   shim_stats.c     per-table statistics slots and the shim's merged totals
  *   shim_process.c   isolation = process: a forked worker per instance (shim_process.h)
  *   shim.c           the public API of shim.h: open, reload, tables, decisions
  *
  * Ownership: a shim_conf owns its strategies and a reference to each of its plugins (dlopen
- * handles; a plugin whose file did not change is shared by the confs of successive reloads).
+ * handles, or under process isolation the bytes workers load; a plugin whose file did not
+ * change is shared by the confs of successive reloads).
  * The shim holds a reference to the current conf; each table holds a reference to the conf
  * its instances were created from, so a reload never unloads code a live instance still runs.
  */
@@ -43,8 +45,35 @@ typedef struct shim_file_id {
     int64_t mtime_sec, mtime_nsec;
 } shim_file_id;
 
-/* One loaded plugin file. Shared (refcounted) by every conf that names the same path while
- * the file stays the same: a reload that finds the file unchanged keeps the loaded code. */
+/* The shim's own record of the dynamic loader, one per shim (every conf of it points here):
+ *  - which names of plugin files are taken, under process isolation: a worker forked from the
+ *    host loads its plugin by the path when the conf loaded it from the path, from the conf's
+ *    private copy otherwise (see shim_plugin_read). In-process the dynamic linker itself
+ *    keeps that record; a host that never dlopens a plugin keeps its own (path -> the live
+ *    records loaded from it), so a reload reports and loads exactly as it would in-process;
+ *  - the order of the shim's dlopen / dlclose calls (in-process loads) against its forks
+ *    (worker starts): a fork taken while another thread is inside dlopen leaves the child's
+ *    loader state half updated, and the worker then fails in its own dlopen (glibc aborts:
+ *    "Inconsistency detected by ld.so"). Forks share the lock, the loader calls take it
+ *    alone (writers first). A dlopen of another shim or of the host itself is not ordered:
+ *    a worker that dies while loading is started once more (shim_process.c).
+ * Locked inside: plugin records are released on any thread. */
+typedef struct shim_names shim_names;
+shim_names *shim_names_new(void);
+/* Only once every plugin record registered in it is gone. NULL is fine. */
+void shim_names_free(shim_names *n);
+/* Around a fork (n may be NULL): no loader call of this shim runs meanwhile. */
+void shim_names_fork_begin(shim_names *n);
+void shim_names_fork_end(shim_names *n);
+
+/* One plugin file. Shared (refcounted) by every conf that names the same path while the file
+ * stays the same: a reload that finds the file unchanged keeps the loaded code.
+ *
+ * In-process (shim_plugin_load) the host dlopens it: dl and bot are set. Under process
+ * isolation (shim_plugin_read) the host never maps a plugin: it keeps the file's identity and
+ * a sealed memfd copy of the bytes it hashed, and each worker loads the plugin after fork
+ * (shim_plugin_open_worker); dl and bot stay NULL and the bot's description (name, version,
+ * abi_version, has_bid) comes from the worker that validated it at config load. */
 typedef struct shim_plugin {
     atomic_int refs;      /* one per conf holding it */
     char *path;           /* the file as the config names it, resolved */
@@ -52,10 +81,21 @@ typedef struct shim_plugin {
     char sha256[65];      /* SHA-256 of those bytes, lowercase hex */
     unsigned gen;         /* the config generation that loaded it (1 = the open) */
     bool private_copy;    /* loaded from a memfd copy: the path's name was taken by other bytes */
+    bool isolated;        /* process isolation: never dlopen'ed by the host (see above) */
+    bool described;       /* name ... has_bid are set (isolated: once a worker loaded it) */
     int memfd;            /* the copy's descriptor, kept open while loaded so that its
-                           * /proc/self/fd/N name cannot be reused by another copy; -1 none */
+                           * /proc/self/fd/N name cannot be reused by another copy (isolated:
+                           * always, the bytes workers load when the path no longer has them);
+                           * -1 none */
     void *dl;
     const cb_bot *bot;
+    /* the cb_bot as the shim reports and calls it, in both modes */
+    char *name;           /* cb_bot.name ("" when it has none) */
+    char *version;        /* cb_bot.version ("" when it has none) */
+    uint32_t abi_version;
+    bool has_bid;         /* decide_bid is not NULL */
+    shim_names *names;    /* the shim's (dlclose is ordered against its forks); NULL: none */
+    bool registered;      /* isolated and loaded from the path: in names' record of names */
 } shim_plugin;
 
 /* Load path (RTLD_NOW | RTLD_LOCAL) and check it; gen is recorded in the plugin. When the
@@ -63,7 +103,23 @@ typedef struct shim_plugin {
  * by an older config or another shim), the new bytes are loaded from a private memfd copy,
  * since dlopen would hand back the old object. On failure NULL and a message (without the
  * file/group prefix: the caller adds it). */
-shim_plugin *shim_plugin_load(const char *path, unsigned gen, char *err, size_t errlen);
+shim_plugin *shim_plugin_load(const char *path, unsigned gen, shim_names *names, char *err,
+                              size_t errlen);
+/* Process isolation: read path (identity, SHA-256, a sealed memfd copy) without loading it.
+ * private_copy as shim_plugin_load would decide it, from names (whose path -> record entry it
+ * takes when the name is free). Not yet described: a worker must load it first
+ * (shim_plugin_describe). On failure NULL and a message as shim_plugin_load's. */
+shim_plugin *shim_plugin_read(const char *path, unsigned gen, shim_names *names, char *err,
+                              size_t errlen);
+/* In a worker (after fork, never in the host): load p's bytes — from the path when p is not a
+ * private copy and the file there still has p's identity, else from p's copy, whose
+ * descriptor the worker holds as copy_fd — and check the entry point, ABI and size as
+ * shim_plugin_load does. The bot, or NULL and the message shim_plugin_load would give. */
+const cb_bot *shim_plugin_open_worker(const shim_plugin *p, int copy_fd, char *err, size_t errlen);
+/* Record what a worker reported of an isolated plugin not described yet (only while no other
+ * thread can see p: during the load of the conf that read it). */
+void shim_plugin_describe(shim_plugin *p, const char *name, const char *version,
+                          uint32_t abi_version, bool has_bid);
 shim_plugin *shim_plugin_ref(shim_plugin *p);
 /* Drop a reference; the last one dlcloses. NULL is fine. */
 void shim_plugin_unref(shim_plugin *p);
@@ -92,6 +148,11 @@ typedef struct shim_conf {
     uint32_t budget_ms;
     unsigned gen;              /* the shim's config generation: 1 at open, +1 per reload */
     int isolation;             /* SHIM_ISO_*: how this conf's instances run */
+    /* process isolation only (a conf with isolation = inproc refuses them): */
+    uint32_t worker_memory_mb; /* address space a worker may add to what it was forked with
+                                * (RLIMIT_AS), 0 = no limit */
+    uint32_t worker_cpu_s;     /* CPU seconds of one worker process (RLIMIT_CPU), 0 = none */
+    bool sandbox;              /* seccomp allow-list once the instance is created */
     int fallback;              /* strategy index, -1 = none */
     int seats[CB_MAX_SEATS];   /* strategy index, -1 = no strategy */
     GHashTable *tables;        /* table id -> int[CB_MAX_SEATS] (-2 = use [seats]) */
@@ -99,18 +160,22 @@ typedef struct shim_conf {
     shim_strategy *strat;
     int nstrat;
     GHashTable *kv;            /* "group\x1fkey" -> value, for cb_shim_get */
+    shim_names *names;         /* the shim's (it outlives every conf of it); NULL: none */
 } shim_conf;
 
 /* Read the config at path as generation gen. prev (may be NULL: the open) is the config now
  * running: a plugin path whose file has the identity prev loaded is shared with prev, not
- * loaded again; a changed file is loaded anew (shim_plugin_load). */
-shim_conf *shim_conf_load(const char *path, const shim_conf *prev, unsigned gen, char *err,
-                          size_t errlen);
+ * loaded again; a changed file is loaded anew (shim_plugin_load, or under process isolation
+ * shim_plugin_read with names, the shim's record of taken names, and validated in a
+ * short-lived worker). */
+shim_conf *shim_conf_load(const char *path, const shim_conf *prev, unsigned gen,
+                          shim_names *names, char *err, size_t errlen);
 shim_conf *shim_conf_ref(shim_conf *c);
 void shim_conf_unref(shim_conf *c);
 /* The strategy index of each seat for table_id (NULL or unknown id: [seats]). */
 void shim_conf_seating(const shim_conf *c, const char *table_id, int out[CB_MAX_SEATS]);
-/* Create an instance of strategy s; on failure NULL and "file: [strategy.NAME]: message". */
+/* Create an instance of strategy s (in-process only); on failure NULL and
+ * "file: [strategy.NAME]: message". */
 void *shim_strategy_create(const shim_conf *c, int s, char *err, size_t errlen);
 const char *shim_conf_get(const shim_conf *c, const char *group, const char *key);
 

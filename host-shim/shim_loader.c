@@ -22,6 +22,16 @@
  * Where /proc/self/maps cannot vouch for the object (no /proc; or an overlay file system,
  * whose mappings show the lower file's device), a taken name counts as other bytes: the cost
  * is a private copy where sharing would have done, never old code for a new file.
+ *
+ * Under process isolation the host never maps a plugin (a constructor that crashes, or a
+ * library that spawns threads at load, must not touch the host): shim_plugin_read only reads
+ * the file — identity, SHA-256 and a sealed memfd copy of those very bytes — and every worker
+ * loads it after fork (shim_plugin_open_worker), with the same checks. Since there is no
+ * dynamic linker in the host to tell which names are taken, the shim keeps that record itself
+ * (shim_names), so a reload decides "the path or a private copy" exactly as in-process and
+ * cb_seat_info reports the same. A worker loads by the path (so $ORIGIN in the plugin's
+ * RUNPATH works) while the file there is still the one the conf read; after a deploy it loads
+ * the conf's copy, so an old config's restarted worker never runs a newer build by accident.
  */
 #include "shim_int.h"
 
@@ -29,6 +39,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,7 +207,62 @@ static void *open_copy(int *memfd, char *msg, size_t msglen)
     return NULL;
 }
 
-shim_plugin *shim_plugin_load(const char *path, unsigned gen, char *err, size_t errlen)
+/* The checked cb_bot of a loaded object, or NULL with the message (dl stays open). */
+static const cb_bot *entry_of(void *dl, const char *path, char *err, size_t errlen)
+{
+    /* dlsym returns the address as void *; POSIX guarantees it converts to a function pointer */
+    void *sym = dlsym(dl, CB_PLUGIN_ENTRY);
+    if (!sym) {
+        refuse(NULL, err, errlen, "%s: no entry point %s", path, CB_PLUGIN_ENTRY);
+        return NULL;
+    }
+    cb_plugin_entry_fn entry;
+    memcpy(&entry, &sym, sizeof entry);
+    const cb_bot *bot = entry();
+    if (!bot) {
+        refuse(NULL, err, errlen, "%s: %s returned NULL", path, CB_PLUGIN_ENTRY);
+        return NULL;
+    }
+    /* abi_version and struct_size are the first two members in every ABI: safe to read */
+    if (CB_ABI_MAJOR_OF(bot->abi_version) != CB_ABI_MAJOR) {
+        refuse(NULL, err, errlen, "%s: built for ABI %u.%u, this shim speaks %d.x", path,
+               (unsigned)CB_ABI_MAJOR_OF(bot->abi_version), (unsigned)(bot->abi_version & 0xFFFFu),
+               CB_ABI_MAJOR);
+        return NULL;
+    }
+    if (bot->struct_size < BOT_MIN_SIZE) {
+        refuse(NULL, err, errlen,
+               "%s: its cb_bot is %u bytes, this shim needs at least %zu (not binary compatible)",
+               path, (unsigned)bot->struct_size, (size_t)BOT_MIN_SIZE);
+        return NULL;
+    }
+    const char *missing = !bot->create ? "create" : !bot->destroy ? "destroy"
+                        : !bot->decide_play ? "decide_play" : NULL;
+    if (missing) {
+        refuse(NULL, err, errlen, "%s: cb_bot has no %s function", path, missing);
+        return NULL;
+    }
+    /* decide_bid may be NULL (a PDK-only plugin without 包庄): such a bid counts as failed */
+    return bot;
+}
+
+static shim_plugin *plugin_load(const char *path, unsigned gen, char *err, size_t errlen);
+static void loader_lock(shim_names *n);
+static void loader_unlock(shim_names *n);
+
+shim_plugin *shim_plugin_load(const char *path, unsigned gen, shim_names *names, char *err,
+                              size_t errlen)
+{
+    /* every dlopen / dlclose of the load under the loader lock: no worker forks meanwhile */
+    loader_lock(names);
+    shim_plugin *p = plugin_load(path, gen, err, errlen);
+    loader_unlock(names);
+    if (p)
+        p->names = names;
+    return p;
+}
+
+static shim_plugin *plugin_load(const char *path, unsigned gen, char *err, size_t errlen)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
@@ -262,43 +328,14 @@ shim_plugin *shim_plugin_load(const char *path, unsigned gen, char *err, size_t 
     }
 
     /* from here on a refusal must close the copy too */
-    shim_plugin *res = NULL;
-    /* dlsym returns the address as void *; POSIX guarantees it converts to a function pointer */
-    void *sym = dlsym(dl, CB_PLUGIN_ENTRY);
-    const cb_bot *bot = NULL;
-    if (!sym) {
-        refuse(dl, err, errlen, "%s: no entry point %s", path, CB_PLUGIN_ENTRY);
-        goto out;
-    }
-    cb_plugin_entry_fn entry;
-    memcpy(&entry, &sym, sizeof entry);
-    bot = entry();
+    const cb_bot *bot = entry_of(dl, path, err, errlen);
     if (!bot) {
-        refuse(dl, err, errlen, "%s: %s returned NULL", path, CB_PLUGIN_ENTRY);
-        goto out;
+        dlclose(dl);
+        if (memfd >= 0)
+            close(memfd);
+        return NULL;
     }
-    /* abi_version and struct_size are the first two members in every ABI: safe to read */
-    if (CB_ABI_MAJOR_OF(bot->abi_version) != CB_ABI_MAJOR) {
-        refuse(dl, err, errlen, "%s: built for ABI %u.%u, this shim speaks %d.x", path,
-               (unsigned)CB_ABI_MAJOR_OF(bot->abi_version), (unsigned)(bot->abi_version & 0xFFFFu),
-               CB_ABI_MAJOR);
-        goto out;
-    }
-    if (bot->struct_size < BOT_MIN_SIZE) {
-        refuse(dl, err, errlen,
-               "%s: its cb_bot is %u bytes, this shim needs at least %zu (not binary compatible)",
-               path, (unsigned)bot->struct_size, (size_t)BOT_MIN_SIZE);
-        goto out;
-    }
-    const char *missing = !bot->create ? "create" : !bot->destroy ? "destroy"
-                        : !bot->decide_play ? "decide_play" : NULL;
-    if (missing) {
-        refuse(dl, err, errlen, "%s: cb_bot has no %s function", path, missing);
-        goto out;
-    }
-    /* decide_bid may be NULL (a PDK-only plugin without 包庄): such a bid counts as failed */
-
-    res = g_new0(shim_plugin, 1);
+    shim_plugin *res = g_new0(shim_plugin, 1);
     atomic_init(&res->refs, 1);
     res->path = g_strdup(path);
     res->id = id;
@@ -308,11 +345,205 @@ shim_plugin *shim_plugin_load(const char *path, unsigned gen, char *err, size_t 
     res->memfd = memfd;
     res->dl = dl;
     res->bot = bot;
+    shim_plugin_describe(res, bot->name, bot->version, bot->abi_version, bot->decide_bid != NULL);
     return res;
-out:
-    if (memfd >= 0)
+}
+
+void shim_plugin_describe(shim_plugin *p, const char *name, const char *version,
+                          uint32_t abi_version, bool has_bid)
+{
+    if (p->described)
+        return;
+    p->name = g_strdup(name ? name : "");
+    p->version = g_strdup(version ? version : "");
+    p->abi_version = abi_version;
+    p->has_bid = has_bid;
+    p->described = true;
+}
+
+/* ---- process isolation: the host reads, the worker loads ---- */
+
+struct shim_names {
+    pthread_mutex_t lock;
+    GHashTable *held; /* path -> GPtrArray of the live records loaded from it (not copies) */
+    pthread_rwlock_t loader; /* forks shared, dlopen / dlclose alone (shim_int.h) */
+};
+
+shim_names *shim_names_new(void)
+{
+    shim_names *n = g_new0(shim_names, 1);
+    pthread_mutex_init(&n->lock, NULL);
+    n->held = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_ptr_array_unref);
+    /* writers first: a steady stream of worker starts must not keep a reload waiting */
+    pthread_rwlockattr_t at;
+    pthread_rwlockattr_init(&at);
+    pthread_rwlockattr_setkind_np(&at, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+    pthread_rwlock_init(&n->loader, &at);
+    pthread_rwlockattr_destroy(&at);
+    return n;
+}
+
+void shim_names_free(shim_names *n)
+{
+    if (!n)
+        return;
+    g_hash_table_destroy(n->held);
+    pthread_rwlock_destroy(&n->loader);
+    pthread_mutex_destroy(&n->lock);
+    g_free(n);
+}
+
+void shim_names_fork_begin(shim_names *n)
+{
+    if (n)
+        pthread_rwlock_rdlock(&n->loader);
+}
+
+void shim_names_fork_end(shim_names *n)
+{
+    if (n)
+        pthread_rwlock_unlock(&n->loader);
+}
+
+static void loader_lock(shim_names *n)
+{
+    if (n)
+        pthread_rwlock_wrlock(&n->loader);
+}
+
+static void loader_unlock(shim_names *n)
+{
+    if (n)
+        pthread_rwlock_unlock(&n->loader);
+}
+
+/* Is path's name taken by a live record of other bytes? If not, p (loaded from the path)
+ * registers itself as one holding it. */
+static bool names_take(shim_names *n, shim_plugin *p)
+{
+    pthread_mutex_lock(&n->lock);
+    GPtrArray *a = g_hash_table_lookup(n->held, p->path);
+    bool other = false;
+    for (guint i = 0; a && i < a->len && !other; i++)
+        other = !shim_file_id_equal(&((const shim_plugin *)g_ptr_array_index(a, i))->id, &p->id);
+    if (!other) {
+        if (!a) {
+            a = g_ptr_array_new();
+            g_hash_table_insert(n->held, g_strdup(p->path), a);
+        }
+        g_ptr_array_add(a, p);
+        p->registered = true;
+    }
+    pthread_mutex_unlock(&n->lock);
+    return !other;
+}
+
+static void names_drop(shim_names *n, shim_plugin *p)
+{
+    pthread_mutex_lock(&n->lock);
+    GPtrArray *a = g_hash_table_lookup(n->held, p->path);
+    if (a) {
+        g_ptr_array_remove_fast(a, p);
+        if (a->len == 0)
+            g_hash_table_remove(n->held, p->path);
+    }
+    pthread_mutex_unlock(&n->lock);
+}
+
+shim_plugin *shim_plugin_read(const char *path, unsigned gen, shim_names *names, char *err,
+                              size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return refuse(NULL, err, errlen, "cannot load %s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return refuse(NULL, err, errlen, "cannot load %s: %s", path, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return refuse(NULL, err, errlen, "cannot load %s: %s", path,
+                      S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+    }
+    /* the copy every worker of this conf may load: sealed, so nothing (a plugin in another
+     * worker that kept the descriptor, say) can change the bytes the conf hashed */
+    char mname[64];
+    snprintf(mname, sizeof mname, "cbplug:%s", strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+    int memfd = memfd_create(mname, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (memfd < 0) {
+        int e = errno;
+        close(fd);
+        return refuse(NULL, err, errlen, "cannot load %s: its copy for the workers cannot be made "
+                      "(memfd_create: %s)", path, strerror(e));
+    }
+    shim_plugin *p = g_new0(shim_plugin, 1);
+    atomic_init(&p->refs, 1);
+    id_of_stat(&st, &p->id);
+    int rc = read_file(fd, memfd, p->sha256);
+    close(fd);
+    if (rc == 0 && fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0)
+        rc = errno;
+    if (rc != 0) {
         close(memfd);
+        g_free(p);
+        return refuse(NULL, err, errlen, "cannot load %s: %s", path, strerror(rc));
+    }
+    p->path = g_strdup(path);
+    p->gen = gen;
+    p->isolated = true;
+    p->memfd = memfd;
+    p->names = names;
+    p->private_copy = names && !names_take(names, p);
+    return p;
+}
+
+__attribute__((format(printf, 3, 4)))
+static const cb_bot *worker_refuse(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
     return NULL;
+}
+
+const cb_bot *shim_plugin_open_worker(const shim_plugin *p, int copy_fd, char *err, size_t errlen)
+{
+    /* by the path while it still names the bytes the conf read, as the host would load them */
+    bool copy = p->private_copy;
+    shim_file_id now;
+    if (!copy && (shim_file_id_of(p->path, &now) != 0 || !shim_file_id_equal(&now, &p->id)))
+        copy = true;
+    void *dl = NULL;
+    if (!copy) {
+        dlerror();
+        dl = dlopen(p->path, RTLD_NOW | RTLD_LOCAL);
+        if (!dl)
+            return worker_refuse(err, errlen, "cannot load %s: %s", p->path, dl_message(p->path));
+        /* other bytes under that name: the host has them loaded itself (an in-process shim
+         * beside this one), or a deploy renamed a file over the path since the stat */
+        if (object_is_file(dl, &p->id) == 0) {
+            dlclose(dl);
+            dl = NULL;
+            copy = true;
+        }
+    }
+    if (copy) {
+        char msg[512];
+        int fd = copy_fd;
+        dl = open_copy(&fd, msg, sizeof msg);
+        if (!dl)
+            return worker_refuse(err, errlen, "cannot load %s (its copy: the file changed since "
+                                 "the config read it): %s", p->path, msg);
+    }
+    const cb_bot *bot = entry_of(dl, p->path, err, errlen);
+    if (!bot)
+        dlclose(dl);
+    return bot;
 }
 
 shim_plugin *shim_plugin_ref(shim_plugin *p)
@@ -325,10 +556,17 @@ void shim_plugin_unref(shim_plugin *p)
 {
     if (!p || atomic_fetch_sub_explicit(&p->refs, 1, memory_order_acq_rel) != 1)
         return;
-    if (p->dl)
+    if (p->registered)
+        names_drop(p->names, p);
+    if (p->dl) {
+        loader_lock(p->names);
         dlclose(p->dl);
+        loader_unlock(p->names);
+    }
     if (p->memfd >= 0)
         close(p->memfd); /* after dlclose: the name stays ours while the object may live */
+    g_free(p->name);
+    g_free(p->version);
     g_free(p->path);
     g_free(p);
 }

@@ -1,15 +1,41 @@
 /* cardbot shim — process isolation: one forked worker per plugin instance.
  *
- * Why fork and not exec a helper: the plugin is already dlopen'd and checked in the host, and
- * the child needs nothing but that code, the strategy's parameters and a socket, all of which
- * fork copies. The child runs no host code after fork beyond this file's loop: it resets
- * caught signals to their defaults (as exec would: a host's handler must not run in a worker;
- * under ASan this also makes a crashing plugin die of its signal instead of ASan's report),
- * drops the host's unflushed stdio buffers (so a plugin that calls exit() cannot print the
- * host's pending output twice), closes every inherited descriptor but its socket and 0..2,
- * and always leaves with _exit (no host atexit handlers). glibc's fork makes malloc and stdio
- * usable in the child of a threaded host; the child takes none of the shim's locks (for what
- * other runtimes do not make safe, ASan's allocator among them, see worker_start).
+ * Why fork and not exec a helper: the child needs nothing but the plugin's bytes (a sealed
+ * copy the config read, or the path while it still names them), the strategy's parameters
+ * and a socket, all of which fork hands over, and no separate executable has to be installed
+ * next to the library. The host itself never loads a plugin in this mode (a constructor that
+ * segfaults must not take it down): the child loads it, checks it, reports what it loaded in
+ * a LOADED frame, then calls create() and says hello (shim_process.h). The config's own check
+ * is such a worker too, stopped once it said hello (shim_worker_check).
+ *
+ * The child runs no host code after fork beyond this file and the loader: it
+ *   - makes itself a process group of its own (setpgid; the parent does the same for it, so
+ *     the group exists whichever runs first) and asks for SIGKILL when its parent goes away
+ *     (PR_SET_PDEATHSIG, then getppid() against the host's pid: a host that died between the
+ *     fork and the prctl would never send the signal). Every stop of a worker — a kill, a
+ *     restart, the end of a table — SIGKILLs the whole group, so a process the plugin forked
+ *     dies with its worker. The signal of PR_SET_PDEATHSIG follows the host THREAD that
+ *     forked: shim.h says what that means for hosts that end threads;
+ *   - resets caught signals to their defaults (as exec would: a host's handler must not run
+ *     in a worker; under ASan this also makes a crashing plugin die of its signal instead of
+ *     ASan's report) and drops the host's unflushed stdio buffers (so a plugin that calls
+ *     exit() cannot print the host's pending output twice);
+ *   - keeps its socket (at 3) and the plugin's copy (at 4, closed once loaded), closes every
+ *     other inherited descriptor, reads stdin from /dev/null and sends stdout to the host's
+ *     stderr: a plugin's printf can neither steal the host's input nor mix into what the host
+ *     prints on stdout (cardbot match's results, cardbot serve's protocol), and its
+ *     diagnostics stay where the host's go;
+ *   - sets the config's limits (worker_memory_mb: RLIMIT_AS at the size it was forked with
+ *     plus that many MB, so the host's own footprint, inherited copy-on-write, does not count;
+ *     worker_cpu_s: RLIMIT_CPU, SIGXCPU at the limit and SIGKILL a second later), then loads
+ *     the plugin and creates the instance under them;
+ *   - with [shim] sandbox = on, installs a seccomp allow-list once the instance exists
+ *     (child_sandbox below) and only then says hello: from the first decision on, the plugin
+ *     can answer on its socket and compute, nothing else;
+ *   - always leaves with _exit (no host atexit handlers). glibc's fork makes malloc, stdio and
+ *     the dynamic loader usable in the child of a threaded host; the child takes none of the
+ *     shim's locks (for what other runtimes do not make safe, ASan's allocator among them,
+ *     see worker_start).
  *
  * The wire (shim_process.h): a SOCK_STREAM socketpair, frames of a header plus payload. The
  * parent's end is non-blocking; every write and read waits with ppoll() against the decision's
@@ -24,27 +50,34 @@
  *   no reply by the deadline    SIGKILL + waitpid, CB_FB_LATE, no answer (the fallback answers)
  *   EOF / death / broken frame  reap (SIGKILL first when alive), CB_FB_CRASHED, the fallback
  *   a reply with an older seq   a stale answer: read and dropped, the wait goes on
- * A worker that is gone is restarted (fork + create again) at the seat's next decision. If it
- * keeps failing — k failures with no decision served in between — the next restart waits
- * for 2^(k-2) decisions (capped at SHIM_MAX_SKIP), answered by the fallback and counted
- * CB_FB_NO_PLUGIN: collectd's doubling back-off, counted in decisions rather than seconds so a
- * match replays the same way whatever the machine's speed. One decision served resets it.
+ * A worker that hits worker_memory_mb sees its allocations fail (most plugins then crash:
+ * CB_FB_CRASHED); one that hits worker_cpu_s dies of SIGXCPU (CB_FB_CRASHED, or CB_FB_LATE
+ * when it was in a decision past its deadline anyway). A worker that is gone is restarted
+ * (fork, load, create again) at the seat's next decision. If it keeps failing — k failures
+ * with no decision served in between — the next restart waits for 2^(k-2) decisions (capped
+ * at SHIM_MAX_SKIP), answered by the fallback and counted CB_FB_NO_PLUGIN: collectd's
+ * doubling back-off, counted in decisions rather than seconds so a match replays the same
+ * way whatever the machine's speed. One decision served resets it, and so does a new game
+ * (shim_worker_new_game): the back-off is a function of the current game alone, so a game
+ * gives the same fallbacks whichever games its table played before (any --concurrency).
  *
  * Ending a worker (cb_table_free, reload switch): shut the socket for writing -> the child
- * reads EOF, destroys its instance and exits; after a grace of SHIM_GRACE_MS it is SIGKILLed
- * in any case; then waitpid. The child also has a watchdog thread that exits the process when
- * the host's end goes away, so a worker spinning in a plugin loop never outlives a host that
- * died without cleaning up. Signals go through the pidfd when the kernel has one (no pid-reuse
- * race), else kill(); a host must not reap the shim's children itself (SIGCHLD = SIG_IGN or a
- * waitpid(-1) loop): the shim copes (ECHILD) but loses the exit status.
+ * reads EOF, destroys its instance and exits; after a grace of SHIM_GRACE_MS the group is
+ * SIGKILLed in any case (before the leader is reaped: while it is a zombie its pid, the
+ * group's id, cannot be reused); then waitpid. The child also has a watchdog thread that ends
+ * its process group when the host's end goes away, so a worker spinning in a plugin loop
+ * never outlives a host that died without cleaning up. Signals to the leader go through the
+ * pidfd when the kernel has one (no pid-reuse race), else kill(); a host must not reap the
+ * shim's children itself (SIGCHLD = SIG_IGN or a waitpid(-1) loop): the shim copes (ECHILD)
+ * but loses the exit status.
  *
  * What the host sees besides answers: its workers are its children (named "cbw-STRATEGY" in
  * ps), so their exits raise SIGCHLD in it (a host that handles SIGCHLD sees them; with the
  * default disposition nothing happens). The times counted in cb_shim_stats are round trips as
- * the host waits them, a restart's fork and create() excluded (the host does wait for those:
- * a restart happens inside the decision that needs it). After a worker is killed for being
- * late, the fallback is asked with the same budget, so such a decision can take up to twice
- * the budget plus the margin. A leaking plugin grows only its worker; no memory limit is set.
+ * the host waits them, a restart's fork, load and create() excluded (the host does wait for
+ * those: a restart happens inside the decision that needs it). After a worker is killed for
+ * being late, the fallback is asked with the same budget, so such a decision can take up to
+ * twice the budget plus the margin.
  */
 #include "shim_int.h"
 #include "shim_process.h"
@@ -53,7 +86,9 @@
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
+#include <sched.h>
 #include <pthread.h>
+#include <seccomp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -68,7 +103,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SHIM_START_MS 10000u  /* create() in a new worker, hello included */
+#define SHIM_START_MS 10000u  /* loading and create() in a new worker, hello included */
 #define SHIM_GRACE_MS 200u    /* a stopping worker's time to exit on its own */
 #define SHIM_REAP_MS 100u     /* after EOF: time for the worker to finish dying */
 #define SHIM_MAX_SKIP 1024u   /* back-off cap, in decisions */
@@ -127,6 +162,19 @@ static const char *sig_name(int sig)
 
 /* ================================ the worker (child) ================================ */
 
+#define CHILD_SOCK 3 /* the worker's socket */
+#define CHILD_COPY 4 /* the plugin's copy, until it is loaded */
+
+/* What the child is to run: set by the parent before fork, read by the child only. */
+typedef struct child_job {
+    const shim_conf *c;
+    int s;
+    int sock;           /* the child's socket end */
+    pid_t host;         /* the host's pid, for the parent-death check */
+    unsigned char *buf; /* the request buffer, allocated by the parent (see worker_start) */
+    size_t cap;
+} child_job;
+
 static int child_read(int fd, void *p, size_t n)
 {
     unsigned char *b = p;
@@ -157,22 +205,35 @@ static int child_write(int fd, const void *p, size_t n)
     return 0;
 }
 
-/* Exits the worker as soon as the host's end of the socket goes away, whatever the plugin is
- * doing in the main thread. */
+/* Ends the worker — its whole process group when it leads one — as soon as the host's end of
+ * the socket goes away, whatever the plugin is doing in the main thread. */
 static void *child_watchdog(void *arg)
 {
     int fd = (int)(intptr_t)arg;
     for (;;) {
         struct pollfd p = { fd, POLLRDHUP, 0 };
         int r = poll(&p, 1, -1);
-        if (r > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)))
+        if (r > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL))) {
+            if (getpgrp() == getpid())
+                kill(0, SIGKILL); /* what the plugin forked, and us */
             _exit(0);
+        }
     }
     return NULL;
 }
 
-/* Make the child look like a freshly exec'd helper as far as the host's state goes. */
-static int child_isolate(int fd)
+/* fd moved to exactly want (want itself not yet in use by anything we keep). */
+static int move_fd(int fd, int want)
+{
+    if (fd == want)
+        return 0;
+    return dup2(fd, want) == want ? 0 : -1;
+}
+
+/* Make the child look like a freshly exec'd helper as far as the host's state goes: default
+ * signal handlers, no host stdio buffers, no host descriptors but the socket (at CHILD_SOCK)
+ * and the plugin's copy (at CHILD_COPY), stdin from /dev/null, stdout to stderr. 0 or -1. */
+static int child_isolate(int sock, int copy)
 {
     for (int sig = 1; sig < NSIG; sig++) {
         struct sigaction sa;
@@ -189,24 +250,32 @@ static int child_isolate(int fd)
     }
     __fpurge(stdout);
     __fpurge(stderr);
-    /* our socket at 3, everything above closed (other workers' ends among them: a worker
-     * must not keep another one's socket alive, or that one's death would go unseen) */
-    if (fd != 3) {
-        if (dup2(fd, 3) != 3)
-            return -1;
-        if (fd > 3)
-            close(fd);
-    }
-    if (close_range(4, ~0u, 0) != 0) {
+    /* both out of the way first (either may sit at 3 or 4), then in place; everything else
+     * closed (other workers' ends among them: a worker must not keep another one's socket
+     * alive, or that one's death would go unseen) */
+    int hs = fcntl(sock, F_DUPFD, 10), hc = copy >= 0 ? fcntl(copy, F_DUPFD, 10) : -1;
+    if (hs < 0 || (copy >= 0 && hc < 0) || move_fd(hs, CHILD_SOCK) != 0 ||
+        (hc >= 0 && move_fd(hc, CHILD_COPY) != 0))
+        return -1;
+    if (close_range(hc >= 0 ? CHILD_COPY + 1 : CHILD_SOCK + 1, ~0u, 0) != 0) {
         struct rlimit rl;
         rlim_t top = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY
                          ? rl.rlim_cur : 65536;
         if (top > 65536)
             top = 65536;
-        for (int i = 4; i < (int)top; i++)
+        for (int i = hc >= 0 ? CHILD_COPY + 1 : CHILD_SOCK + 1; i < (int)top; i++)
             close(i);
     }
-    return 3;
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null >= 0) {
+        dup2(null, 0);
+        if (fcntl(2, F_GETFD) < 0) /* no stderr: nowhere for the plugin to print */
+            dup2(null, 2);
+        if (null > 2)
+            close(null);
+    }
+    dup2(2, 1);
+    return 0;
 }
 
 static void dec_init(cb_decision *d)
@@ -217,15 +286,160 @@ static void dec_init(cb_decision *d)
     d->minhands_before = d->minhands_after = -1;
 }
 
-/* buf, cap: the request buffer, allocated by the parent before fork (see worker_start). */
-__attribute__((noreturn))
-static void child_main(const shim_conf *c, int s, int fd0, unsigned char *buf, size_t cap)
+/* One limit: soft at want, hard at hard_extra above it, both under the existing hard limit
+ * (raising that takes a privilege). 0 or errno. */
+static int set_limit(int res, rlim_t want, rlim_t hard_extra)
 {
-    const shim_strategy *st = &c->strat[s];
-    const cb_bot *bot = st->plugin->bot;
-    int fd = child_isolate(fd0);
-    if (fd < 0)
+    struct rlimit rl;
+    if (getrlimit(res, &rl) != 0)
+        return errno;
+    rlim_t hard = want + hard_extra;
+    if (rl.rlim_max != RLIM_INFINITY && hard > rl.rlim_max)
+        hard = rl.rlim_max;
+    rl.rlim_max = hard;
+    rl.rlim_cur = want < hard ? want : hard;
+    return setrlimit(res, &rl) == 0 ? 0 : errno;
+}
+
+/* The config's limits on this worker. 0, or -1 with a message. */
+static int child_limits(const shim_conf *c, char *err, size_t errlen)
+{
+    if (c->worker_memory_mb) {
+        /* on top of what the worker was forked with: the host's image (and under ASan its
+         * shadow reservations) is not the plugin's to pay for */
+        unsigned long pages = 0;
+        FILE *fp = fopen("/proc/self/statm", "re");
+        if (fp) {
+            if (fscanf(fp, "%lu", &pages) != 1)
+                pages = 0;
+            fclose(fp);
+        }
+        rlim_t base = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE);
+        int e = set_limit(RLIMIT_AS, base + ((rlim_t)c->worker_memory_mb << 20), 0);
+        if (e) {
+            snprintf(err, errlen, "worker_memory_mb: setrlimit(RLIMIT_AS): %s", strerror(e));
+            return -1;
+        }
+    }
+    if (c->worker_cpu_s) {
+        int e = set_limit(RLIMIT_CPU, c->worker_cpu_s, 1); /* SIGXCPU, a second later SIGKILL */
+        if (e) {
+            snprintf(err, errlen, "worker_cpu_s: setrlimit(RLIMIT_CPU): %s", strerror(e));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- the sandbox ----
+ *
+ * Installed once the instance exists, for every thread of the worker (TSYNC: the watchdog's
+ * and any a plugin started in create()), with no_new_privs. What stays allowed is what a
+ * worker needs to answer on its socket and compute (measured with strace -f on the heuristic
+ * and ismcts plugins, plain and ASan builds):
+ *   the socket          read, recvfrom, recvmsg, write, sendto, sendmsg on fd 3 only
+ *   diagnostics         write, writev on 1 and 2 (both the host's stderr)
+ *   waiting             poll, ppoll (the watchdog), futex, sched_yield, nanosleep,
+ *                       clock_nanosleep, restart_syscall, clock_gettime, clock_getres,
+ *                       gettimeofday (the vDSO answers most of these without a call)
+ *   memory              brk, mmap, munmap, mremap, mprotect, madvise
+ *   threads             clone with CLONE_THREAD (ismcts' search threads), set_robust_list,
+ *                       rseq, sigaltstack, sched_getaffinity (malloc sizing its arenas),
+ *                       gettid, getpid, getpgrp; clone3 says ENOSYS so glibc falls back to clone,
+ *                       whose flags a filter can see
+ *   signals             rt_sigreturn, rt_sigprocmask, tgkill on this process only (raise,
+ *                       abort: a crash still dies of its own signal), kill(0, SIGKILL) (the
+ *                       watchdog ending its own group)
+ *   the rest of life    getrandom, close, exit, exit_group
+ * Everything else — open/openat, stat, socket, connect, bind, fork (clone without
+ * CLONE_THREAD), vfork, execve, ptrace, kill of another process, ioctl, prctl, setrlimit ... —
+ * fails with EPERM: an ordinary error the plugin can handle (or crash on, which is a crash
+ * like any other). The only kill is where an errno cannot make sense: a system call of
+ * another architecture's ABI (i386 or x32 numbers on x86_64, which an allow-list written in
+ * native numbers cannot judge) kills the worker (libseccomp's default bad-arch action). */
+
+typedef struct sys_rule {
+    int nr;
+    int narg;          /* 0, 1 or 2 */
+    struct scmp_arg_cmp a, b;
+} sys_rule;
+
+static int child_sandbox(char *err, size_t errlen)
+{
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ERRNO(EPERM));
+    if (!ctx) {
+        snprintf(err, errlen, "sandbox: seccomp_init failed");
+        return -1;
+    }
+    static const int plain[] = {
+        SCMP_SYS(poll), SCMP_SYS(ppoll), SCMP_SYS(futex), SCMP_SYS(sched_yield),
+        SCMP_SYS(nanosleep), SCMP_SYS(clock_nanosleep), SCMP_SYS(restart_syscall),
+        SCMP_SYS(clock_gettime), SCMP_SYS(clock_getres), SCMP_SYS(gettimeofday),
+        SCMP_SYS(brk), SCMP_SYS(mmap), SCMP_SYS(munmap), SCMP_SYS(mremap), SCMP_SYS(mprotect),
+        SCMP_SYS(madvise), SCMP_SYS(set_robust_list), SCMP_SYS(rseq), SCMP_SYS(sigaltstack),
+        SCMP_SYS(sched_getaffinity), SCMP_SYS(gettid), SCMP_SYS(getpid), SCMP_SYS(getpgrp),
+        SCMP_SYS(rt_sigreturn),
+        SCMP_SYS(rt_sigprocmask), SCMP_SYS(getrandom), SCMP_SYS(close), SCMP_SYS(exit),
+        SCMP_SYS(exit_group),
+    };
+    const struct scmp_arg_cmp none = { 0, 0, 0, 0 };
+    const sys_rule with_args[] = {
+        { SCMP_SYS(read), 1, SCMP_A0(SCMP_CMP_EQ, CHILD_SOCK), none },
+        { SCMP_SYS(recvfrom), 1, SCMP_A0(SCMP_CMP_EQ, CHILD_SOCK), none },
+        { SCMP_SYS(recvmsg), 1, SCMP_A0(SCMP_CMP_EQ, CHILD_SOCK), none },
+        { SCMP_SYS(write), 1, SCMP_A0(SCMP_CMP_EQ, CHILD_SOCK), none },
+        { SCMP_SYS(sendto), 1, SCMP_A0(SCMP_CMP_EQ, CHILD_SOCK), none },
+        { SCMP_SYS(sendmsg), 1, SCMP_A0(SCMP_CMP_EQ, CHILD_SOCK), none },
+        { SCMP_SYS(write), 1, SCMP_A0(SCMP_CMP_EQ, 1), none },
+        { SCMP_SYS(write), 1, SCMP_A0(SCMP_CMP_EQ, 2), none },
+        { SCMP_SYS(writev), 1, SCMP_A0(SCMP_CMP_EQ, 1), none },
+        { SCMP_SYS(writev), 1, SCMP_A0(SCMP_CMP_EQ, 2), none },
+        { SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD), none },
+        { SCMP_SYS(tgkill), 1, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid()), none },
+        { SCMP_SYS(kill), 2, SCMP_A0(SCMP_CMP_EQ, 0), SCMP_A1(SCMP_CMP_EQ, SIGKILL) },
+        { SCMP_SYS(getpgid), 1, SCMP_A0(SCMP_CMP_EQ, 0), none },
+    };
+    int rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1);
+    const char *what = "TSYNC";
+    for (size_t i = 0; rc == 0 && i < sizeof plain / sizeof plain[0]; i++) {
+        rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, plain[i], 0);
+        what = "a rule";
+    }
+    for (size_t i = 0; rc == 0 && i < sizeof with_args / sizeof with_args[0]; i++) {
+        const sys_rule *r = &with_args[i];
+        rc = r->narg == 2 ? seccomp_rule_add(ctx, SCMP_ACT_ALLOW, r->nr, 2, r->a, r->b)
+                          : seccomp_rule_add(ctx, SCMP_ACT_ALLOW, r->nr, 1, r->a);
+    }
+    if (rc == 0)
+        rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+    if (rc == 0) {
+        what = "seccomp_load";
+        rc = seccomp_load(ctx);
+    }
+    seccomp_release(ctx);
+    if (rc != 0) {
+        snprintf(err, errlen, "sandbox: %s failed: %s", what, strerror(-rc));
+        return -1;
+    }
+    return 0;
+}
+
+/* Load the plugin, report it, create the instance, sandbox, hello, serve. */
+__attribute__((noreturn))
+static void child_main(const child_job *job)
+{
+    const shim_conf *c = job->c;
+    const shim_strategy *st = &c->strat[job->s];
+    unsigned char *buf = job->buf;
+    size_t cap = job->cap;
+    /* a group of its own, and dead with the host (the check: the host may already be gone) */
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (getppid() != job->host)
+        _exit(0);
+    if (child_isolate(job->sock, st->plugin->memfd) != 0)
         _exit(4);
+    int fd = CHILD_SOCK;
     char name[16];
     snprintf(name, sizeof name, "cbw-%s", st->name);
     prctl(PR_SET_NAME, name, 0, 0, 0);
@@ -239,6 +453,29 @@ static void child_main(const shim_conf *c, int s, int fd0, unsigned char *buf, s
 
     struct {
         shim_wire_hdr h;
+        shim_wire_loaded m;
+    } loaded;
+    memset(&loaded, 0, sizeof loaded);
+    loaded.h = (shim_wire_hdr){ SHIM_WIRE_MAGIC, SHIM_WIRE_LOADED, 0, sizeof loaded.m, 0 };
+    const cb_bot *bot = NULL;
+    if (child_limits(c, loaded.m.err, sizeof loaded.m.err) == 0)
+        bot = shim_plugin_open_worker(st->plugin, st->plugin->memfd >= 0 ? CHILD_COPY : -1,
+                                      loaded.m.err, sizeof loaded.m.err);
+    if (st->plugin->memfd >= 0)
+        close(CHILD_COPY); /* loaded (mapped) or refused: the descriptor is done */
+    if (bot) {
+        loaded.m.ok = 1;
+        loaded.m.abi_version = bot->abi_version;
+        loaded.m.has_bid = bot->decide_bid != NULL;
+        snprintf(loaded.m.name, sizeof loaded.m.name, "%s", bot->name ? bot->name : "");
+        snprintf(loaded.m.version, sizeof loaded.m.version, "%s", bot->version ? bot->version : "");
+    }
+    loaded.m.err[sizeof loaded.m.err - 1] = '\0';
+    if (child_write(fd, &loaded, sizeof loaded) != 0 || !bot)
+        _exit(0);
+
+    struct {
+        shim_wire_hdr h;
         shim_wire_hello m;
     } hello;
     memset(&hello, 0, sizeof hello);
@@ -247,7 +484,9 @@ static void child_main(const shim_conf *c, int s, int fd0, unsigned char *buf, s
     void *inst = bot->create(st->params, st->nparams, hello.m.err, sizeof hello.m.err);
     hello.m.err[sizeof hello.m.err - 1] = '\0';
     hello.m.ok = inst != NULL;
-    if (child_write(fd, &hello, sizeof hello) != 0 || !inst)
+    if (inst && c->sandbox && child_sandbox(hello.m.err, sizeof hello.m.err) != 0)
+        hello.m.ok = 0; /* never serve outside the sandbox the config asked for */
+    if (child_write(fd, &hello, sizeof hello) != 0 || !hello.m.ok)
         _exit(0);
 
     for (;;) {
@@ -362,6 +601,9 @@ static void worker_end(shim_worker *w, bool exited, char *what, size_t whatlen)
     if (w->pid > 0) {
         if (!exited)
             send_kill(w);
+        /* whatever the plugin forked dies with its worker: the group, SIGKILLed while its
+         * leader is still unreaped (so the group's id cannot belong to anyone else yet) */
+        kill(-w->pid, SIGKILL);
         int st = 0;
         pid_t r;
         do
@@ -371,7 +613,7 @@ static void worker_end(shim_worker *w, bool exited, char *what, size_t whatlen)
             if (r != w->pid)
                 snprintf(what, whatlen, "exit status unknown (reaped elsewhere)");
             else if (WIFSIGNALED(st))
-                snprintf(what, whatlen, "%s (%d)", sig_name(WTERMSIG(st)), WTERMSIG(st));
+                snprintf(what, whatlen, "signal %d (%s)", WTERMSIG(st), sig_name(WTERMSIG(st)));
             else if (WIFEXITED(st))
                 snprintf(what, whatlen, "exit %d", WEXITSTATUS(st));
             else
@@ -471,27 +713,39 @@ static int read_frame(shim_worker *w, uint32_t type, shim_wire_hdr *h, void *pay
     return io_read(w, payload, len, deadline);
 }
 
-__attribute__((format(printf, 5, 6)))
-static void describe_start_error(const shim_conf *c, int s, char *err, size_t errlen,
-                                 const char *fmt, ...)
+/* Why a start failed, for the two kinds of message (shim_worker_new). */
+typedef struct start_err {
+    bool load;      /* the plugin did not load ("plugin" names the key) rather than create() */
+    char msg[640];  /* without the "FILE: [strategy.NAME]" prefix */
+} start_err;
+
+__attribute__((format(printf, 3, 4)))
+static void start_fail(start_err *e, bool load, const char *fmt, ...)
 {
-    if (!err || !errlen)
-        return;
-    char msg[600];
+    e->load = load;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
     va_end(ap);
-    snprintf(err, errlen, "%s: [%s]: %s", c->file, c->strat[s].group, msg);
 }
 
-/* Fork a worker and wait for its hello. CB_OK, or why not: CB_FB_NO_PLUGIN (create()
- * refused, or no fork), CB_FB_CRASHED (died or garbled while creating), CB_FB_LATE (create()
- * took over SHIM_START_MS). Messages as shim_strategy_create's. */
-static int worker_start_once(shim_worker *w, char *err, size_t errlen)
+/* "FILE: [strategy.NAME] plugin: ..." for a load, "FILE: [strategy.NAME]: ..." for create(),
+ * as in-process (shim_config.c). */
+static void describe_start_error(const shim_conf *c, int s, const start_err *e, char *err, size_t errlen)
+{
+    if (err && errlen)
+        snprintf(err, errlen, "%s: [%s]%s: %s", c->file, c->strat[s].group, e->load ? " plugin" : "",
+                 e->msg);
+}
+
+/* Fork a worker, wait for its loaded and hello frames. CB_OK, or why not: CB_FB_NO_PLUGIN
+ * (the plugin refused to load, create() refused, or no fork), CB_FB_CRASHED (died or garbled
+ * while loading or creating), CB_FB_LATE (over SHIM_START_MS). What it loaded goes to *lo. */
+static int worker_start_once(shim_worker *w, shim_wire_loaded *lo, start_err *e)
 {
     const shim_conf *c = w->conf;
     int s = w->strat;
+    const shim_plugin *pl = c->strat[s].plugin;
     /* the request buffer exists before fork: the child's serving loop then allocates nothing
      * of its own for any ordinary view (one allocation less that could meet an allocator lock
      * another host thread held at the fork: see worker_start) */
@@ -501,21 +755,26 @@ static int worker_start_once(shim_worker *w, char *err, size_t errlen)
     }
     int sv[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
-        describe_start_error(c, s, err, errlen, "process isolation: socketpair: %s", strerror(errno));
+        start_fail(e, false, "process isolation: socketpair: %s", strerror(errno));
         return CB_FB_NO_PLUGIN;
     }
+    child_job job = { c, s, sv[1], getpid(), w->buf, w->cap };
+    shim_names_fork_begin(c->names); /* never amid this shim's own dlopen (shim_int.h) */
     pid_t pid = fork();
+    if (pid != 0)
+        shim_names_fork_end(c->names);
     if (pid < 0) {
-        int e = errno;
+        int en = errno;
         close(sv[0]);
         close(sv[1]);
-        describe_start_error(c, s, err, errlen, "process isolation: fork: %s", strerror(e));
+        start_fail(e, false, "process isolation: fork: %s", strerror(en));
         return CB_FB_NO_PLUGIN;
     }
     if (pid == 0) {
         close(sv[0]);
-        child_main(c, s, sv[1], w->buf, w->cap);
+        child_main(&job);
     }
+    setpgid(pid, pid); /* as the child does: the group exists whichever of us runs first */
     close(sv[1]);
     w->pid = pid;
     w->fd = sv[0];
@@ -524,67 +783,94 @@ static int worker_start_once(shim_worker *w, char *err, size_t errlen)
 
     shim_wire_hdr h;
     shim_wire_hello m;
-    char why[160] = "";
+    char why[160] = "", what[64] = "";
     uint64_t deadline = now_ns() + (uint64_t)SHIM_START_MS * 1000000u;
-    int r = read_frame(w, SHIM_WIRE_HELLO, &h, &m, sizeof m, deadline, why, sizeof why);
+    bool loading = true;
+    int r = read_frame(w, SHIM_WIRE_LOADED, &h, lo, sizeof *lo, deadline, why, sizeof why);
     if (r == IO_OK && h.seq != 0) {
-        snprintf(why, sizeof why, "hello with seq %llu", (unsigned long long)h.seq);
+        snprintf(why, sizeof why, "loaded frame with seq %llu", (unsigned long long)h.seq);
         r = IO_PROTO;
+    }
+    if (r == IO_OK && !lo->ok) { /* refused as in-process: the child exits by itself */
+        lo->err[sizeof lo->err - 1] = '\0';
+        worker_end(w, wait_exit(w, SHIM_GRACE_MS), NULL, 0);
+        start_fail(e, true, "%s", lo->err[0] ? lo->err : "the plugin did not load");
+        return CB_FB_NO_PLUGIN;
+    }
+    if (r == IO_OK) {
+        lo->name[sizeof lo->name - 1] = lo->version[sizeof lo->version - 1] = '\0';
+        loading = false;
+        r = read_frame(w, SHIM_WIRE_HELLO, &h, &m, sizeof m, deadline, why, sizeof why);
+        if (r == IO_OK && h.seq != 0) {
+            snprintf(why, sizeof why, "hello with seq %llu", (unsigned long long)h.seq);
+            r = IO_PROTO;
+        }
     }
     if (r == IO_OK && m.ok)
         return CB_OK; /* w->seq goes on across restarts: a restarted worker never sees an old seq */
-    char what[64] = "";
-    if (r == IO_OK) { /* create() refused: the child exits by itself */
+    if (r == IO_OK) { /* create() refused (or the sandbox could not be set): it exits by itself */
         m.err[sizeof m.err - 1] = '\0';
         worker_end(w, wait_exit(w, SHIM_GRACE_MS), NULL, 0);
         if (m.err[0])
-            describe_start_error(c, s, err, errlen, "%s", m.err);
+            start_fail(e, false, "%s", m.err);
         else
-            describe_start_error(c, s, err, errlen, "%s: create() failed without a message",
-                                 c->strat[s].plugin->bot->name ? c->strat[s].plugin->bot->name : "plugin");
+            start_fail(e, false, "%s: create() failed without a message",
+                       lo->name[0] ? lo->name : "plugin");
         return CB_FB_NO_PLUGIN;
     }
     if (r == IO_TIMEOUT) {
         worker_end(w, false, NULL, 0);
-        describe_start_error(c, s, err, errlen, "create() took over %u ms in its worker: killed",
-                             SHIM_START_MS);
+        start_fail(e, loading, "%s took over %u ms in its worker: killed",
+                   loading ? "loading the plugin" : "create()", SHIM_START_MS);
         return CB_FB_LATE;
     }
     if (r == IO_PROTO) {
         worker_end(w, false, NULL, 0);
-        describe_start_error(c, s, err, errlen, "the worker broke the protocol while creating the instance (%s): killed", why);
+        start_fail(e, loading, "the worker broke the protocol while %s (%s): killed",
+                   loading ? "loading the plugin" : "creating the instance", why);
         return CB_FB_CRASHED;
     }
     worker_end(w, wait_exit(w, SHIM_REAP_MS), what, sizeof what);
-    describe_start_error(c, s, err, errlen, "the worker died while creating the instance (%s)", what);
+    if (loading)
+        start_fail(e, true, "plugin crashed while loading %s: %s", pl->path, what);
+    else
+        start_fail(e, false, "the worker died while creating the instance (%s)", what);
     return CB_FB_CRASHED;
 }
 
-/* A start whose create() gave no hello in time is tried once more before it counts. Why: in a
- * threaded host a fork may copy a lock another thread held at that instant, and the child then
- * waits for it forever at its first use. glibc's fork makes its own malloc and stdio safe, so
- * a plain build meets this only through a lock of some other library; but GCC 12's ASan
- * allocator does not lock itself around fork (newer sanitizer runtimes do), so an ASan build
- * of a threaded host can hang a new worker in malloc. A second fork, at another instant, does
- * not meet the same held lock. A worker that hangs later, in a decision, is killed at the
- * deadline and restarted like any hung plugin. (An exec'd helper would avoid this for good,
- * at the price of a separate executable to install next to the library.) */
-static int worker_start(shim_worker *w, char *err, size_t errlen)
+/* A start that gave no frame in time is tried once more before it counts (and so is a death
+ * while loading, below). Why: in a threaded
+ * host a fork may copy a lock another thread held at that instant, and the child then waits
+ * for it forever at its first use. glibc's fork makes its own malloc, stdio and loader locks
+ * safe, so a plain build meets this only through a lock of some other library; but GCC 12's
+ * ASan allocator does not lock itself around fork (newer sanitizer runtimes do), so an ASan
+ * build of a threaded host can hang a new worker in malloc. A second fork, at another
+ * instant, does not meet the same held lock. A worker that hangs later, in a decision, is
+ * killed at the deadline and restarted like any hung plugin. (An exec'd helper would avoid
+ * this for good, at the price of a separate executable to install next to the library.) */
+static int worker_start(shim_worker *w, shim_wire_loaded *lo, start_err *e)
 {
-    int r = worker_start_once(w, err, errlen);
-    if (r == CB_FB_LATE)
-        r = worker_start_once(w, err, errlen);
+    int r = worker_start_once(w, lo, e);
+    /* a death while loading is tried once more too: a fork taken while some other code of the
+     * host was inside dlopen (not ordered by the shim's loader lock: another library, another
+     * shim) leaves the child's loader half updated and glibc aborts the child's own dlopen.
+     * A plugin that really crashes while loading crashes again. */
+    if (r == CB_FB_LATE || (r == CB_FB_CRASHED && e->load))
+        r = worker_start_once(w, lo, e);
     return r;
 }
 
-shim_worker *shim_worker_new(const shim_conf *c, int s, char *err, size_t errlen)
+static shim_worker *worker_new(const shim_conf *c, int s, shim_wire_loaded *lo, char *err,
+                               size_t errlen)
 {
     shim_worker *w = g_new0(shim_worker, 1);
     w->conf = c;
     w->strat = s;
     w->pid = -1;
     w->fd = w->pidfd = -1;
-    if (worker_start(w, err, errlen) != CB_OK) {
+    start_err e;
+    if (worker_start(w, lo, &e) != CB_OK) {
+        describe_start_error(c, s, &e, err, errlen);
         g_free(w->buf);
         g_free(w);
         return NULL;
@@ -592,12 +878,19 @@ shim_worker *shim_worker_new(const shim_conf *c, int s, char *err, size_t errlen
     return w;
 }
 
+shim_worker *shim_worker_new(const shim_conf *c, int s, char *err, size_t errlen)
+{
+    shim_wire_loaded lo;
+    return worker_new(c, s, &lo, err, errlen);
+}
+
 void shim_worker_free(shim_worker *w)
 {
     if (!w)
         return;
     if (w->pid > 0) {
-        /* EOF to the child: it destroys its instance and exits; SIGKILL after the grace */
+        /* EOF to the child: it destroys its instance and exits; its group is SIGKILLed after
+         * the grace in any case (worker_end) */
         shutdown(w->fd, SHUT_WR);
         worker_end(w, wait_exit(w, SHIM_GRACE_MS), NULL, 0);
     }
@@ -607,11 +900,22 @@ void shim_worker_free(shim_worker *w)
 
 int shim_worker_check(const shim_conf *c, int s, char *err, size_t errlen)
 {
-    shim_worker *w = shim_worker_new(c, s, err, errlen);
+    shim_wire_loaded lo;
+    shim_worker *w = worker_new(c, s, &lo, err, errlen);
     if (!w)
         return -1;
+    /* the conf is being built: no other thread sees its fresh plugins yet */
+    shim_plugin_describe(c->strat[s].plugin, lo.name, lo.version, lo.abi_version, lo.has_bid != 0);
     shim_worker_free(w);
     return 0;
+}
+
+void shim_worker_new_game(shim_worker *w)
+{
+    if (w) {
+        w->fails = 0;
+        w->skip = 0;
+    }
 }
 
 /* One more failure in a row: when may the next restart happen? */
@@ -636,13 +940,12 @@ int shim_worker_decide(shim_worker *w, const cb_view *v, int phase, cb_decision 
                      w->fails, w->skip + 1);
             return CB_FB_NO_PLUGIN;
         }
-        char err[800];
-        int r = worker_start(w, err, sizeof err);
+        shim_wire_loaded lo;
+        start_err e;
+        int r = worker_start(w, &lo, &e);
         if (r != CB_OK) {
             back_off(w);
-            /* the message without its "FILE: [strategy.NAME]: " prefix */
-            const char *m = strstr(err, "]: ");
-            snprintf(why, whylen, "restart: %s", m ? m + 3 : err);
+            snprintf(why, whylen, "restart: %s", e.msg);
             return r;
         }
     }

@@ -1,10 +1,13 @@
 /* cardbot shim — process isolation ([shim] isolation = process): private to the shim.
  *
  * Each plugin instance (one per table seat, plus the fallback's) lives in a worker process
- * forked from the host after the plugin was dlopen'd: the child calls the plugin's create()
- * with the strategy's parameters, says hello, and then answers one request at a time over a
- * socketpair. The parent writes a request, waits with poll() until the deadline, reads the
- * reply. A segfault, an abort, an endless loop or a leak stays in the worker.
+ * forked from the host. The host never loads a plugin in this mode: the child loads it (from
+ * the bytes the config read, see shim_loader.c), checks its entry point and ABI, reports what
+ * it loaded, calls create() with the strategy's parameters, installs the sandbox when the
+ * config asks for one, says hello, and then answers one request at a time over a socketpair.
+ * The parent writes a request, waits with poll() until the deadline, reads the reply. A
+ * segfault, an abort, an endless loop or a leak — in a constructor, in create() or in a
+ * decision — stays in the worker.
  *
  * This header holds the wire format too (the fault plugin tests/plugins/garbage.c forges
  * frames with it), so it includes no glib and nothing of shim_int.h.
@@ -12,9 +15,11 @@
  * Wire format (host byte order and struct layouts of this very build: both ends are the same
  * program image, so raw struct copies are exact):
  *   every frame  = shim_wire_hdr + len payload bytes
+ *   loaded       = hdr{type LOADED, seq 0} + shim_wire_loaded (the child, once the plugin is
+ *                  loaded and checked, or refused)
+ *   hello        = hdr{type HELLO, seq 0} + shim_wire_hello (the child, once create() ran)
  *   request      = hdr{type BID or PLAY, seq} + shim_wire_req + view.nhistory cb_play_rec
  *   reply        = hdr{type DECISION, seq of its request} + shim_wire_rep
- *   hello        = hdr{type HELLO, seq 0} + shim_wire_hello (the child, once create() ran)
  * Sequence numbers grow per worker object (across restarts); the first request is seq 1.
  */
 #ifndef CARDBOT_SHIM_PROCESS_H
@@ -31,7 +36,8 @@ enum {
     SHIM_WIRE_BID = 1,      /* request: decide_bid */
     SHIM_WIRE_PLAY = 2,     /* request: decide_play */
     SHIM_WIRE_DECISION = 3, /* reply to a request */
-    SHIM_WIRE_HELLO = 4,    /* the child's first frame: create() done (or failed) */
+    SHIM_WIRE_HELLO = 4,    /* the child's second frame: create() done (or failed) */
+    SHIM_WIRE_LOADED = 5,   /* the child's first frame: the plugin loaded (or refused) */
 };
 
 typedef struct shim_wire_hdr {
@@ -59,6 +65,17 @@ typedef struct shim_wire_rep {
     cb_decision dec;
 } shim_wire_rep;
 
+/* What the worker loaded: the cb_bot as the host reports it (cb_seat_info) and calls it. */
+typedef struct shim_wire_loaded {
+    int32_t ok;           /* 1: loaded and checked; 0: refused (err says why, as in-process) */
+    uint32_t abi_version;
+    int32_t has_bid;      /* decide_bid is not NULL */
+    int32_t from_copy;    /* 1: from the config's copy of the bytes, 0: by the path */
+    char name[128];       /* cb_bot.name, cut to fit */
+    char version[128];
+    char err[512];
+} shim_wire_loaded;
+
 typedef struct shim_wire_hello {
     int32_t ok;    /* 1: create() returned an instance; 0: it refused (err says why) */
     int32_t pid;
@@ -73,14 +90,22 @@ struct shim_conf;
 typedef struct shim_worker shim_worker;
 
 /* Start a worker for strategy s of conf c (borrowed: the caller keeps c alive while the
- * worker lives): fork, create() in the child, wait for its hello. On failure NULL and
- * "FILE: [strategy.NAME]: message" in err, the child reaped. */
+ * worker lives): fork, load the plugin and create() in the child, wait for its hello. On
+ * failure NULL and "FILE: [strategy.NAME] plugin: message" (the plugin did not load: refused,
+ * or crashed while loading) or "FILE: [strategy.NAME]: message" (create() refused or died) in
+ * err, the child reaped. */
 shim_worker *shim_worker_new(const struct shim_conf *c, int s, char *err, size_t errlen);
-/* Stop the worker (close its socket, a short grace, SIGKILL) and reap it. NULL is fine. */
+/* Stop the worker (close its socket, a short grace, SIGKILL to its process group) and reap
+ * it. NULL is fine. */
 void shim_worker_free(shim_worker *w);
-/* Check strategy s's parameters the way a table would create it, in a worker. 0, or -1 and a
- * message as shim_worker_new's. */
+/* Check strategy s the way a table would create it, in a short-lived worker: the plugin's
+ * load, entry point and ABI, then create() with its parameters. A plugin not described yet
+ * (shim_plugin_read) is described from what the worker loaded. 0, or -1 and a message as
+ * shim_worker_new's. */
 int shim_worker_check(const struct shim_conf *c, int s, char *err, size_t errlen);
+/* A new game starts at the worker's table: forget the restart back-off, so that which
+ * decisions of a game a failing plugin misses depends on that game alone (shim.c). */
+void shim_worker_new_game(shim_worker *w);
 
 /* Ask the worker for one decision (phase CB_PHASE_BID or CB_PHASE_PLAY) on v, whose budget_ms
  * is the final one. Returns

@@ -12,6 +12,15 @@
  * in-process faults that can be survived: illegal, failing, slow). A healthy plugin gives the
  * same answers in both modes (lowest, and heuristic over whole games). No test leaves a
  * worker, a zombie or a descriptor behind (counted from /proc).
+ *
+ * The whole plugin life stays in workers: a plugin whose constructor segfaults fails the
+ * config load (and a reload, which keeps the old config) with the strategy named, the host
+ * alive (ctorcrash); a worker is a process group of its own and whatever a plugin forks dies
+ * with it (forker); a plugin's stdout never reaches the host's (printer); [shim] worker_memory_mb and worker_cpu_s end a worker that passes them, counted
+ * crashed (memhog, hang); [shim] sandbox = on refuses every escape a plugin tries while real
+ * plugins answer as before (escape, heuristic, ismcts); and a plugin that crashes on some
+ * seeds gives the same match at -j1, -j2 and -j4 (seedcrash: the restart back-off starts
+ * afresh with every game).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -24,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -801,6 +811,492 @@ static void test_threads(void **state)
     g_free(p);
 }
 
+/* ====================== the whole plugin life in the worker ====================== */
+
+/* Processes of process group pgid that are still running (zombies do not count: they are
+ * dead, only not reaped by whoever adopted them). */
+static int group_alive(pid_t pgid)
+{
+    DIR *d = opendir("/proc");
+    assert_non_null(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        char path[300], buf[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *fp = fopen(path, "r");
+        if (!fp)
+            continue;
+        size_t k = fread(buf, 1, sizeof buf - 1, fp);
+        fclose(fp);
+        buf[k] = '\0';
+        char *rp = strrchr(buf, ')');
+        char state = 0;
+        int ppid = 0, pgrp = 0;
+        if (rp && sscanf(rp + 1, " %c %d %d", &state, &ppid, &pgrp) == 3 && pgrp == pgid && state != 'Z')
+            n++;
+    }
+    closedir(d);
+    return n;
+}
+
+/* Wait up to ms for group_alive(pgid) to be 0; returns what is left. */
+static int group_wait_gone(pid_t pgid, int ms)
+{
+    int n = group_alive(pgid);
+    for (int i = 0; n > 0 && i < ms; i += 10) {
+        g_usleep(10000);
+        n = group_alive(pgid);
+    }
+    return n;
+}
+
+/* A plugin whose constructor segfaults: in process mode the host never loads it, so the
+ * config load fails naming the strategy, and a reload that brings it in fails too while the
+ * old config runs on. */
+static void test_ctor_crash(void **state)
+{
+    fx *f = *state;
+    int fds = count_fds();
+    /* a plugin refused at load reads the same in both modes, though only a worker loads it
+     * under process isolation */
+    static const char *const refused[] = { "bad_abi", "bad_noentry", "bad_size" };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char msg[2][1024];
+        for (int iso = 0; iso < 2; iso++) {
+            char *p = cbt_conf_tp(f, PDK_LO "[shim]\nisolation = %s\n[strategy.b]\nplugin = %s\n",
+                                  iso ? "process" : "inproc", refused[i]);
+            msg[iso][0] = '\0';
+            assert_null(f->api.open(p, msg[iso], sizeof msg[iso]));
+            /* the same text but for the config file's own name */
+            char *at = strstr(msg[iso], ": [strategy.b] plugin: ");
+            if (!at)
+                fail_msg("%s: \"%s\"", refused[i], msg[iso]);
+            memmove(msg[iso], at, strlen(at) + 1);
+            g_free(p);
+        }
+        assert_string_equal(msg[0], msg[1]);
+    }
+    g_setenv("CB_TEST_CTOR_CRASH", "1", TRUE);
+    char *p = cbt_conf_tp(f, PDK_LO PROC "[strategy.bad]\nplugin = ctorcrash\n[seats]\n0 = bad\n1 = lo\n");
+    cbt_expect_open_error(f, p, p, "[strategy.bad]", "plugin crashed while loading", "ctorcrash.so",
+                          "signal 11", NULL);
+    assert_int_equal(children(NULL, NULL, 0), 0);
+
+    /* a running config, then a reload that would seat it */
+    char *good = g_strdup_printf("[shim]\nplugin_dir = %s\n" PDK_LO PROC "[seats]\n0 = lo\n1 = lo\n", f->tplugs);
+    cbt_rewrite(p, good);
+    cb_shim *s = cbt_open_ok(f, p);
+    cb_table *t = cbt_table_ok(f, s, NULL);
+    cbt_vb b;
+    view_play(&b, f->api.rules(s), 0, H1, NULL);
+    cb_decision d = CBT_DEC;
+    assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK);
+    char *bad = g_strdup_printf("[shim]\nplugin_dir = %s\n" PDK_LO PROC
+                                "[strategy.bad]\nplugin = ctorcrash\n[seats]\n0 = bad\n1 = lo\n", f->tplugs);
+    cbt_rewrite(p, bad);
+    char err[1024] = "";
+    assert_int_equal(f->api.reload(s, err, sizeof err), -1);
+    if (!strstr(err, "[strategy.bad]") || !strstr(err, "plugin crashed while loading"))
+        fail_msg("reload error \"%s\"", err);
+    /* the old config answers on, at the same generation */
+    assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK);
+    assert_false(d.flags & CB_DEC_FALLBACK);
+    cb_seat_info si = { .struct_size = sizeof si };
+    assert_int_equal(f->api.seat_info(t, 0, &si), 0);
+    assert_int_equal(si.config_gen, 1);
+    assert_string_equal(si.strategy, "lo");
+    assert_int_equal(children(NULL, NULL, 0), 2);
+    /* the same file, once its constructor behaves: the reload loads it, the seat runs it */
+    g_unsetenv("CB_TEST_CTOR_CRASH");
+    assert_int_equal(f->api.reload(s, err, sizeof err), 0);
+    assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK);
+    assert_int_equal(f->api.seat_info(t, 0, &si), 0);
+    assert_string_equal(si.strategy, "bad");
+    assert_string_equal(si.plugin_name, "ctorcrash"); /* as the worker reported it */
+    assert_int_equal(si.config_gen, 2);
+    f->api.table_free(t);
+    f->api.free(s);
+    assert_int_equal(children(NULL, NULL, 0), 0);
+    assert_int_equal(count_fds(), fds);
+    g_free(good);
+    g_free(bad);
+    g_free(p);
+}
+
+/* A worker is a process group of its own; what its plugin forks dies with it, whether the
+ * table ends or the worker crashes. */
+static void test_process_group(void **state)
+{
+    fx *f = *state;
+    for (int crash = 0; crash < 2; crash++) {
+        char *p = cbt_conf_tp(f, PDK_LO PROC FAULT_BUDGET "fallback = lo\n"
+                                 "[strategy.fk]\nplugin = forker\ncrash = %d\n[seats]\n0 = fk\n1 = lo\n", crash);
+        cb_shim *s = cbt_open_ok(f, p);
+        cb_table *t = cbt_table_ok(f, s, NULL);
+        pid_t w[4];
+        assert_int_equal(children("cbw-fk", w, 4), 1);
+        assert_int_equal(getpgid(w[0]), w[0]); /* its own group, not the host's */
+        assert_true(getpgid(w[0]) != getpgrp());
+        cbt_vb b;
+        view_play(&b, f->api.rules(s), 0, H1, NULL);
+        cb_decision d = CBT_DEC;
+        int rc = f->api.decide_play(t, &b.v, &d);
+        cbt_assert_legal(&b.v, &d);
+        if (!crash) {
+            assert_int_equal(rc, CB_OK);
+            pid_t kid = (pid_t)d.nodes;
+            assert_true(kid > 0);
+            assert_int_equal(getpgid(kid), w[0]); /* the plugin's child is in the group */
+            assert_int_equal(group_alive(w[0]), 2);
+            f->api.table_free(t);
+        } else {
+            /* the worker died after forking: the decision reaped it, and its group with it */
+            assert_int_equal(rc, CB_FB_CRASHED);
+            assert_non_null(strstr(d.explain, "SIGSEGV"));
+        }
+        int left = group_wait_gone(w[0], 3000);
+        if (left)
+            kill(-w[0], SIGKILL); /* leave nothing behind, even failing */
+        if (crash)
+            f->api.table_free(t);
+        f->api.free(s);
+        assert_int_equal(left, 0);
+        assert_int_equal(children(NULL, NULL, 0), 0);
+        g_free(p);
+    }
+}
+
+/* Run the built cardbot with args (NULL-terminated); its exit status, stdout and stderr. */
+static int run_cardbot(fx *f, char **out, char **err, ...)
+{
+    GPtrArray *av = g_ptr_array_new_with_free_func(g_free);
+    g_ptr_array_add(av, g_build_filename(f->build, "cardbot", NULL));
+    va_list ap;
+    va_start(ap, err);
+    for (const char *a; (a = va_arg(ap, const char *));)
+        g_ptr_array_add(av, g_strdup(a));
+    va_end(ap);
+    g_ptr_array_add(av, NULL);
+    int status = -1;
+    GError *ge = NULL;
+    if (!g_spawn_sync(NULL, (char **)av->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, err, &status, &ge))
+        fail_msg("spawn cardbot: %s", ge->message);
+    g_ptr_array_free(av, TRUE);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* What a plugin prints on stdout never reaches the host's stdout (it goes to the host's
+ * stderr): here the test's own descriptor 1 is a pipe while process-mode tables play, and
+ * nothing of the plugin's may come out of it; and cardbot match's results stay clean. */
+static void test_stdout(void **state)
+{
+    fx *f = *state;
+    char *p = cbt_conf_tp(f, PDK_LO "[rules]\nbao = true\n" PROC "[strategy.pr]\nplugin = printer\n"
+                             "[seats]\n0 = pr\n1 = lo\n2 = pr\n");
+    fflush(stdout);
+    int saved = dup(1), pp[2];
+    assert_true(saved >= 0);
+    assert_int_equal(pipe(pp), 0);
+    assert_int_equal(dup2(pp[1], 1), 1);
+    close(pp[1]);
+    char err[1024] = "";
+    int decisions = 0, bad = 0;
+    cb_shim *s = f->api.open(p, err, sizeof err);
+    cb_table *t = s ? f->api.table_new(s, NULL, err, sizeof err) : NULL;
+    if (t) {
+        const cb_rules *r = f->api.rules(s);
+        cb_engine *e = cbt_engine(r, 31337, -1);
+        while (cb_engine_phase(e) != CB_PHASE_OVER && decisions < 200) {
+            cb_view v;
+            cbt_engine_view(e, &v);
+            cb_decision d = CBT_DEC;
+            bool bid = v.phase == CB_PHASE_BID;
+            int rc = bid ? f->api.decide_bid(t, &v, &d) : f->api.decide_play(t, &v, &d);
+            bad += rc != CB_OK;
+            decisions++;
+            if ((bid ? cb_engine_bid(e, d.bid, err, sizeof err) : cb_engine_play(e, d.cards, err, sizeof err)) != 0)
+                break;
+        }
+        cb_engine_free(e);
+        f->api.table_free(t);
+    }
+    if (s)
+        f->api.free(s);
+    /* the host's stdout back, then what came through the pipe (every writer is gone) */
+    fflush(stdout);
+    assert_int_equal(dup2(saved, 1), 1);
+    close(saved);
+    GString *got = g_string_new(NULL);
+    char buf[4096];
+    ssize_t k;
+    while ((k = read(pp[0], buf, sizeof buf)) > 0)
+        g_string_append_len(got, buf, k);
+    close(pp[0]);
+    if (!t)
+        fail_msg("%s", err);
+    assert_true(decisions >= 10);
+    assert_int_equal(bad, 0);
+    if (strstr(got->str, "PRINTER"))
+        fail_msg("a plugin's output on the host's stdout: %.200s", got->str);
+    g_string_free(got, TRUE);
+
+    char *out = NULL, *cerr = NULL;
+    int rc = run_cardbot(f, &out, &cerr, "match", "--config", p, "--games", "3", "--seed", "5", "--quiet", NULL);
+    if (rc != 0)
+        fail_msg("cardbot match: exit %d: %s", rc, cerr);
+    assert_non_null(strstr(out, "Fallbacks pr"));
+    if (strstr(out, "PRINTER"))
+        fail_msg("a plugin's output in cardbot match's results:\n%s", out);
+    assert_non_null(strstr(cerr, "PRINTER-STDOUT write play")); /* on stderr instead */
+    g_free(out);
+    g_free(cerr);
+    g_free(p);
+}
+
+/* Whole pdk16 games with 包庄 through table t: every answer legal (the engine takes it),
+ * return codes counted by reason in rcs. Returns the number of decisions. */
+static int play_games(fx *f, cb_table *t, const cb_rules *r, int ngames, uint64_t key,
+                      int rcs[CB_FB_NREASONS], void (*check)(const cb_decision *, void *), void *ctx)
+{
+    int total = 0;
+    char err[160];
+    for (int g = 0; g < ngames; g++) {
+        cb_engine *e = cbt_engine(r, key + (uint64_t)g, -1);
+        while (cb_engine_phase(e) != CB_PHASE_OVER) {
+            cb_view v;
+            cbt_engine_view(e, &v);
+            cb_decision d = CBT_DEC;
+            bool bid = v.phase == CB_PHASE_BID;
+            int rc = bid ? f->api.decide_bid(t, &v, &d) : f->api.decide_play(t, &v, &d);
+            if (rc < 0 || rc >= CB_FB_NREASONS)
+                fail_msg("game %d decision %d: %d (%s)", g, total, rc, f->api.last_error(t));
+            rcs[rc]++;
+            if (check)
+                check(&d, ctx);
+            total++;
+            if ((bid ? cb_engine_bid(e, d.bid, err, sizeof err) : cb_engine_play(e, d.cards, err, sizeof err)) != 0)
+                fail_msg("game %d decision %d: the engine refuses the answer: %s", g, total, err);
+        }
+        cb_engine_free(e);
+    }
+    return total;
+}
+
+/* [shim] worker_memory_mb: a plugin that allocates without bound dies at the limit (counted
+ * crashed), the fallback answers, the games end; worker_cpu_s: a spinning plugin dies of
+ * SIGXCPU. Both keys are process-only. */
+static void test_limits(void **state)
+{
+    fx *f = *state;
+    char *p = cbt_conf_tp(f, PDK_LO "[rules]\nbao = true\n[shim]\nworker_memory_mb = 64\n"
+                             "[strategy.hog]\nplugin = memhog\n[seats]\n0 = hog\n");
+    cbt_expect_open_error(f, p, p, "[shim] worker_memory_mb", "isolation = process", NULL);
+    g_free(p);
+    p = cbt_conf_tp(f, PDK_LO PROC "worker_cpu_s = soon\n");
+    cbt_expect_open_error(f, p, p, "[shim] worker_cpu_s", "'soon'", NULL);
+    g_free(p);
+
+    /* a budget far above what dying takes, even under ASan: a death, never a late answer */
+    p = cbt_conf_tp(f, PDK_LO "[rules]\nbao = true\n" PROC "worker_memory_mb = 64\nbudget_ms = 60000\nfallback = lo\n"
+                       "[strategy.hog]\nplugin = memhog\n[seats]\n0 = hog\n1 = lo\n2 = lo\n");
+    cb_shim *s = cbt_open_ok(f, p);
+    cb_table *t = cbt_table_ok(f, s, NULL);
+    int rcs[CB_FB_NREASONS] = { 0 };
+    int n = play_games(f, t, f->api.rules(s), 2, 777, rcs, NULL, NULL);
+    cb_strategy_stats st[4];
+    int k = f->api.stats(s, st, 4);
+    const cb_strategy_stats *h = cbt_stat_of(st, k, "hog");
+    printf("    memhog under worker_memory_mb = 64: %d decisions, %llu of its own: %llu crashed, "
+           "%llu backing off\n", n, (unsigned long long)h->decisions,
+           (unsigned long long)h->fallbacks[CB_FB_CRASHED], (unsigned long long)h->fallbacks[CB_FB_NO_PLUGIN]);
+    assert_true(h->decisions >= 10);
+    assert_true(h->fallbacks[CB_FB_CRASHED] >= 2);
+    /* every one of its decisions failed, none was late: the limit ended it at once */
+    assert_int_equal(h->fallbacks[CB_FB_CRASHED] + h->fallbacks[CB_FB_NO_PLUGIN], h->decisions);
+    assert_int_equal(cbt_stat_of(st, k, "lo")->fallbacks[CB_FB_CRASHED], 0);
+    f->api.table_free(t);
+    f->api.free(s);
+    g_free(p);
+
+    /* budget far above the CPU limit: the worker dies of SIGXCPU, not of the deadline */
+    p = cbt_conf_tp(f, PDK_LO PROC "worker_cpu_s = 1\nbudget_ms = 60000\n"
+                       "[strategy.spin]\nplugin = hang\nmode = spin\n[seats]\n0 = spin\n");
+    s = cbt_open_ok(f, p);
+    t = cbt_table_ok(f, s, NULL);
+    cbt_vb b;
+    view_play(&b, f->api.rules(s), 0, H1, NULL);
+    cb_decision d = CBT_DEC;
+    assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_CRASHED);
+    if (!strstr(d.explain, "SIGXCPU") && !strstr(d.explain, "SIGKILL"))
+        fail_msg("explanation \"%s\"", d.explain);
+    cbt_assert_legal(&b.v, &d);
+    f->api.table_free(t);
+    f->api.free(s);
+    g_free(p);
+    assert_int_equal(children(NULL, NULL, 0), 0);
+}
+
+typedef struct escape_tally {
+    int decisions, attempts, through;
+} escape_tally;
+
+static void escape_check(const cb_decision *d, void *ctx)
+{
+    escape_tally *x = ctx;
+    x->decisions++;
+    x->attempts += (int)d->simulations;
+    x->through += (int)d->nodes;
+    if (d->simulations != 6 || d->nodes != 0 ||
+        !strstr(d->explain, "cmdline=EPERM passwd=EPERM fork=EPERM exec=EPERM socket=EPERM connect=EPERM"))
+        fail_msg("not refused: \"%s\" (%llu attempts, %llu through)", d->explain,
+                 (unsigned long long)d->simulations, (unsigned long long)d->nodes);
+}
+
+/* [shim] sandbox = on: every escape the plugin tries fails with EPERM (it says so in its
+ * answer), its answers are legal and its own; real plugins answer as they do in-process. */
+static void test_sandbox(void **state)
+{
+    fx *f = *state;
+    char *p = cbt_conf_tp(f, PDK_LO "[shim]\nsandbox = on\n");
+    cbt_expect_open_error(f, p, p, "[shim] sandbox", "isolation = process", NULL);
+    g_free(p);
+    p = cbt_conf_tp(f, PDK_LO PROC "sandbox = maybe\n");
+    cbt_expect_open_error(f, p, p, "[shim] sandbox", "'maybe'", "on or off", NULL);
+    g_free(p);
+
+    /* without the sandbox the plugin does get out: the test plugin really tries */
+    p = cbt_conf_tp(f, PDK_LO PROC "[strategy.esc]\nplugin = escape\n[seats]\n0 = esc\n");
+    cb_shim *s = cbt_open_ok(f, p);
+    cb_table *t = cbt_table_ok(f, s, NULL);
+    cbt_vb b;
+    view_play(&b, f->api.rules(s), 0, H1, NULL);
+    cb_decision d = CBT_DEC;
+    assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK);
+    if (d.simulations != 6 || d.nodes < 3 || !strstr(d.explain, "passwd=0") || !strstr(d.explain, "fork=0"))
+        fail_msg("unsandboxed: \"%s\"", d.explain);
+    f->api.table_free(t);
+    f->api.free(s);
+    g_free(p);
+
+    /* with it: refused every time, and the games go on with the plugin's own legal answers */
+    p = cbt_conf_tp(f, PDK_LO "[rules]\nbao = true\n" PROC "sandbox = on\n"
+                       "[strategy.esc]\nplugin = escape\n[seats]\n0 = esc\n1 = esc\n2 = esc\n");
+    s = cbt_open_ok(f, p);
+    t = cbt_table_ok(f, s, NULL);
+    int rcs[CB_FB_NREASONS] = { 0 };
+    escape_tally x = { 0, 0, 0 };
+    int n = play_games(f, t, f->api.rules(s), 3, 4242, rcs, escape_check, &x);
+    printf("    sandbox: %d decisions, %d escape attempts, %d got through\n", n, x.attempts, x.through);
+    assert_int_equal(rcs[CB_OK], n);
+    assert_int_equal(x.attempts, 6 * n);
+    assert_int_equal(x.through, 0);
+    assert_int_equal(children(NULL, NULL, 0), 3); /* no worker died for it */
+    f->api.table_free(t);
+    f->api.free(s);
+    g_free(p);
+    assert_int_equal(children(NULL, NULL, 0), 0);
+
+    /* the real plugins under the sandbox: heuristic gives its in-process answers exactly;
+     * ismcts with two search threads (clone) answers every decision itself */
+    char *so = g_build_filename(f->build, "plugins", "heuristic.so", NULL);
+    char *ism = g_build_filename(f->build, "plugins", "ismcts.so", NULL);
+    if (g_file_test(so, G_FILE_TEST_EXISTS)) {
+        char *pa = cbt_conf_tp(f, "[game]\nrules = pdk16\n[rules]\nbao = true\n[shim]\nbudget_ms = 60000\n"
+                                  "[strategy.x]\nplugin = %s\nlevel = 6\n[seats]\n0 = x\n1 = x\n2 = x\n", so);
+        char *pb = cbt_conf_tp(f, "[game]\nrules = pdk16\n[rules]\nbao = true\n" PROC "budget_ms = 60000\n"
+                                  "sandbox = on\n[strategy.x]\nplugin = %s\nlevel = 6\n"
+                                  "[seats]\n0 = x\n1 = x\n2 = x\n", so);
+        cb_shim *sa = cbt_open_ok(f, pa), *sb = cbt_open_ok(f, pb);
+        cb_table *ta = cbt_table_ok(f, sa, NULL), *tb = cbt_table_ok(f, sb, NULL);
+        int k = compare_games(f, ta, tb, f->api.rules(sa), 4, 99u);
+        printf("    sandbox: heuristic, %d decisions identical to in-process\n", k);
+        f->api.table_free(ta);
+        f->api.table_free(tb);
+        f->api.free(sa);
+        f->api.free(sb);
+        g_free(pa);
+        g_free(pb);
+    }
+    if (g_file_test(ism, G_FILE_TEST_EXISTS)) {
+        p = cbt_conf_tp(f, "[game]\nrules = pdk16\n[rules]\nbao = true\n" PROC "budget_ms = 60000\n"
+                           "sandbox = on\n[strategy.m]\nplugin = %s\niterations = 200\nthreads = 2\n"
+                           "[seats]\n0 = m\n1 = m\n2 = m\n", ism);
+        s = cbt_open_ok(f, p);
+        t = cbt_table_ok(f, s, NULL);
+        int r2[CB_FB_NREASONS] = { 0 };
+        n = play_games(f, t, f->api.rules(s), 1, 5150, r2, NULL, NULL);
+        printf("    sandbox: ismcts (2 threads), %d decisions, %d its own\n", n, r2[CB_OK]);
+        assert_int_equal(r2[CB_OK], n);
+        f->api.table_free(t);
+        f->api.free(s);
+        g_free(p);
+    }
+    g_free(so);
+    g_free(ism);
+    assert_int_equal(children(NULL, NULL, 0), 0);
+}
+
+/* A summary without its timing lines. */
+static char *strip_timing(const char *text)
+{
+    GString *o = g_string_new(NULL);
+    char **lines = g_strsplit(text, "\n", -1);
+    for (char **l = lines; *l; l++)
+        if (!g_str_has_prefix(*l, "timing"))
+            g_string_append_printf(o, "%s\n", *l);
+    g_strfreev(lines);
+    return g_string_free(o, FALSE);
+}
+
+/* A plugin that crashes on some seeds (a function of the view alone): the match is the same
+ * at any concurrency — summaries (timing aside) and replays — though each thread's table sees
+ * other games before a given one: the restart back-off starts afresh with every game. */
+static void test_concurrency_faulty(void **state)
+{
+    fx *f = *state;
+    char *p = cbt_conf_tp(f, PDK_LO PROC "fallback = lo\n[strategy.sc]\nplugin = seedcrash\nrate = 15\n"
+                             "[seats]\n0 = sc\n1 = lo\n2 = sc\n");
+    static const char *const js[] = { "1", "2", "4" };
+    char *sum[3], *rep[3];
+    for (int i = 0; i < 3; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "seedcrash-j%s.jsonl", js[i]);
+        char *rp = g_build_filename(f->tmp, name, NULL);
+        char *out = NULL, *err = NULL;
+        int rc = run_cardbot(f, &out, &err, "match", "--config", p, "--games", "40", "--seed", "3",
+                             "--concurrency", js[i], "--replay", rp, "--quiet", NULL);
+        if (rc != 0)
+            fail_msg("cardbot match -j%s: exit %d: %s", js[i], rc, err);
+        sum[i] = strip_timing(out);
+        gsize len = 0;
+        assert_true(g_file_get_contents(rp, &rep[i], &len, NULL));
+        g_unlink(rp);
+        g_free(rp);
+        g_free(out);
+        g_free(err);
+    }
+    const char *fb = strstr(sum[0], "Fallbacks sc");
+    assert_non_null(fb);
+    char *line = g_strndup(fb, strcspn(fb, "\n"));
+    printf("    %s\n", line);
+    assert_null(strstr(line, "crashed=0 ")); /* it did crash */
+    g_free(line);
+    for (int i = 1; i < 3; i++) {
+        if (strcmp(sum[0], sum[i]) != 0)
+            fail_msg("-j1 and -j%s summaries differ:\n%s\n---\n%s", js[i], sum[0], sum[i]);
+        if (strcmp(rep[0], rep[i]) != 0)
+            fail_msg("-j1 and -j%s replays differ", js[i]);
+    }
+    for (int i = 0; i < 3; i++) {
+        g_free(sum[i]);
+        g_free(rep[i]);
+    }
+    g_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -819,6 +1315,12 @@ int main(void)
         cmocka_unit_test(test_whole_view),
         cmocka_unit_test(test_no_leaks),
         cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_ctor_crash),
+        cmocka_unit_test(test_process_group),
+        cmocka_unit_test(test_stdout),
+        cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_sandbox),
+        cmocka_unit_test(test_concurrency_faulty),
     };
     return cmocka_run_group_tests(tests, group_setup, cbt_shimfix_teardown);
 }

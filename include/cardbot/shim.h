@@ -118,6 +118,46 @@ const char *cb_table_last_error(const cb_table *table);
 /* [shim] isolation, as cb_seat_info reports it. */
 enum { CB_ISOLATION_INPROC = 0, CB_ISOLATION_PROCESS = 1 };
 
+/* Process isolation ([shim] isolation = process): each plugin instance — one per table seat,
+ * plus the fallback's — runs in a worker process forked from the host.
+ *  - The host never loads a plugin in this mode. cb_shim_open and cb_shim_reload read each
+ *    plugin file (identity, SHA-256, a sealed in-memory copy) and validate it in a
+ *    short-lived worker: load, entry point, ABI, create() with the strategy's parameters.
+ *    Its errors read as in-process ("FILE: [strategy.NAME] plugin: ..." for the load,
+ *    "FILE: [strategy.NAME]: ..." for create()); a plugin that crashes while loading (a
+ *    constructor) fails the call with "FILE: [strategy.NAME] plugin: plugin crashed while
+ *    loading PATH: signal 11 (SIGSEGV)", and the host runs on (a reload keeps the old config).
+ *    Workers load the plugin from its path while the file there is the one read, else from
+ *    the copy (cb_seat_info.private_copy as in-process).
+ *  - Each worker is a process group of its own; stopping one (cb_table_free, a reload's
+ *    switch, a kill after a crash or a blown deadline) SIGKILLs the whole group, so whatever
+ *    a plugin forked goes with it. A worker gets SIGKILL when the host dies
+ *    (PR_SET_PDEATHSIG). That signal follows the host THREAD that started the worker: when
+ *    a thread that created a table (or restarted a worker inside a decision) exits while the
+ *    table lives, the table's next decision finds the worker dead — counted CB_FB_CRASHED,
+ *    answered by the fallback, the worker restarted. Hosts that end threads should create,
+ *    use and free a table on one long-lived thread (as cardbot match does).
+ *  - A worker reads stdin from /dev/null and writes its stdout to the host's stderr: a
+ *    plugin's output never mixes into what the host prints on stdout.
+ *  - [shim] worker_memory_mb = N: RLIMIT_AS of a worker at its size when forked plus N MB (so
+ *    the host's own image, shared copy-on-write, does not count; thread stacks a plugin
+ *    starts do); [shim] worker_cpu_s = N: RLIMIT_CPU, N CPU seconds over a worker's life
+ *    (SIGXCPU, SIGKILL a second later). Off (0) by default. A plugin that hits a limit fails
+ *    its allocation or dies: its worker is counted CB_FB_CRASHED and restarted with fresh
+ *    limits.
+ *  - [shim] sandbox = on: once the instance is created the worker installs a seccomp
+ *    allow-list (libseccomp): its socket, memory, threads, time, futexes, its own signals.
+ *    Opening files, sockets, fork, exec, ptrace, signals to other processes and the rest
+ *    fail with EPERM (a call of a foreign system-call ABI kills the worker). A plugin that
+ *    needs files or a network must open them in create(). Refused under inproc, like the
+ *    limits: they apply to worker processes.
+ *  - Restarts back off after repeated failures (answered by the fallback, counted
+ *    CB_FB_NO_PLUGIN), counted in decisions; the back-off is forgotten when a new game
+ *    starts at the table, which the shim sees by the view itself: a bid view where nobody
+ *    has bid yet (a DDZ redeal too) or a play view with an empty history. So the fallbacks of
+ *    a game depend on that game's views alone, not on what the table served before, and a
+ *    match gives the same results at any number of threads. */
+
 /* What a seat runs: which strategy, from which plugin file, of which build. Every member but
  * struct_size is set by the shim; strings stay valid while the shim lives (a table keeps its
  * shim alive). Grows only at its end. */

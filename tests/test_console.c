@@ -155,6 +155,22 @@ static void test_plugin_output(void **s)
     check_chatty("pdk16", true);
 }
 
+static void test_unknown_table(void **s)
+{
+    (void)s;
+    char *cfg = config_with("lowest", "pdk16");
+    char *cmd = g_strdup_printf("%s/cardbot match --config %s --games 3 --table nosuch", build_dir(), cfg);
+    char *out = NULL, *err = NULL;
+    int rc = sh(cmd, &out, &err);
+    print_message("--table nosuch: status %d, %s", rc, err);
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(err, "[table.nosuch]"));
+    g_free(out);
+    g_free(err);
+    g_free(cmd);
+    g_free(cfg);
+}
+
 static void test_replay_write_error(void **s)
 {
     (void)s;
@@ -257,6 +273,7 @@ int main(void)
         cmocka_unit_test(test_plugin_exit),
         cmocka_unit_test(test_plugin_output),
         cmocka_unit_test(test_replay_write_error),
+        cmocka_unit_test(test_unknown_table),
         cmocka_unit_test(test_interrupt),
     };
     return cmocka_run_group_tests(tests, NULL, cleanup);

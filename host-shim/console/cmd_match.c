@@ -287,6 +287,21 @@ int cb_cmd_match(int argc, char **argv)
         status = CB_CLI_EXIT_USAGE;
         goto out;
     }
+    if (table_id) { /* a seating the config does not have is a mistake, not [seats] */
+        char *group = g_strdup_printf("table.%s", table_id);
+        bool seated = false;
+        for (int seatno = 0; seatno < 3 && !seated; seatno++) {
+            char key[4];
+            snprintf(key, sizeof key, "%d", seatno);
+            seated = cb_shim_get(shim, group, key) != NULL;
+        }
+        g_free(group);
+        if (!seated) {
+            cb_cli_error("match", "--table %s: %s has no [table.%s] seating", table_id, config, table_id);
+            status = CB_CLI_EXIT_USAGE;
+            goto out;
+        }
+    }
     R.shim = shim;
     R.rules = cb_shim_rules(shim);
     R.table_id = table_id;

@@ -285,7 +285,9 @@ static void resume(const seat_memo *m, const cb_rules *r, const cb_view *v, repl
     replay_start(st);
     if (!m || !m->valid || m->first_seat != v->first_seat || m->nhist > v->nhistory)
         return;
-    if (!cb_rules_equal(&m->rules, r) || memcmp(m->hist, v->history, (size_t)m->nhist * sizeof m->hist[0]) != 0)
+    /* (an empty history may come as NULL: no memcmp on it) */
+    if (!cb_rules_equal(&m->rules, r) ||
+        (m->nhist > 0 && memcmp(m->hist, v->history, (size_t)m->nhist * sizeof m->hist[0]) != 0))
         return;
     cb_cards since = 0;
     for (int i = m->nhist; i < v->nhistory; i++)
@@ -302,7 +304,8 @@ static void remember(seat_memo *m, const cb_rules *r, const cb_view *v, const re
         m->valid = false;
         return;
     }
-    memcpy(m->hist, v->history, (size_t)v->nhistory * sizeof m->hist[0]);
+    if (v->nhistory > 0) /* an empty history may come as NULL */
+        memcpy(m->hist, v->history, (size_t)v->nhistory * sizeof m->hist[0]);
     m->rules = *r;
     m->first_seat = v->first_seat;
     m->hand = v->hand;

@@ -291,7 +291,7 @@ int cb_cmd_match(int argc, char **argv)
         char *group = g_strdup_printf("table.%s", table_id);
         bool seated = false;
         for (int seatno = 0; seatno < 3 && !seated; seatno++) {
-            char key[4];
+            char key[12];
             snprintf(key, sizeof key, "%d", seatno);
             seated = cb_shim_get(shim, group, key) != NULL;
         }

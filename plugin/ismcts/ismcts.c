@@ -10,7 +10,7 @@
  *                      1000 -> 3000 +0.77 +- 0.71 points, -> 10000 +1.27 +- 0.87; seed 1,
  *                      10000 -> 20000: +0.48 +- 0.30 over 6000 games, 50.1% win share);
  *                      a PDK decision then takes p50 142 / p99 344 ms on one thread, 72 /
- *                      178 on two (bench_ismcts 300 1, session 6; 100 / 311 at 10000).
+ *                      178 on two (bench_ismcts 300 1; 100 / 311 at 10000).
  *                      DDZ keeps 1000: its target is met there, more is not measured.
  *   time_ms = N        budget per decision in milliseconds instead (not reproducible). Give
  *                      iterations or time_ms, not both.

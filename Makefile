@@ -13,7 +13,8 @@ V        ?= plain
 B        := build/$(V)
 CC       ?= cc
 PKGS     := glib-2.0 json-glib-1.0 cmocka libseccomp
-DEBPKGS  := libglib2.0-dev libjson-glib-dev libcmocka-dev libseccomp-dev pkg-config gcc make
+DEBPKGS  := libglib2.0-dev libjson-glib-dev libcmocka-dev libseccomp-dev pkg-config gcc make \
+            clang libclang-rt-dev libtsan2
 PKG_CFLAGS := $(shell pkg-config --cflags glib-2.0 json-glib-1.0 libseccomp 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs glib-2.0 json-glib-1.0 libseccomp 2>/dev/null)
 CORE_PKG_LIBS := $(shell pkg-config --libs glib-2.0 2>/dev/null)
@@ -152,7 +153,9 @@ $(B)/bench/%: bench/%.c $(BENCH_SUPPORT_OBJ) $(CORE_LIB) $(COMMON_OBJ)
 check: deps-check
 	$(MAKE) --no-print-directory V=plain test
 	$(MAKE) --no-print-directory V=asan test
-	@sh tests/tally.sh build/plain/tests.log build/asan/tests.log
+	-$(MAKE) --no-print-directory fuzz-brief
+	-$(MAKE) --no-print-directory tsan-check
+	@sh tests/tally.sh build/plain/tests.log build/asan/tests.log build/fuzz/tests.log build/tsan/tests.log
 
 $(B)/tests/test_%: tests/test_%.sh
 	@mkdir -p $(dir $@)
@@ -180,5 +183,7 @@ clean:
 	rm -rf build
 
 include mk/install.mk
+include mk/fuzz.mk
+include mk/tsan.mk
 
 -include $(shell find build -name '*.d' 2>/dev/null)

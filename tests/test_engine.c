@@ -1,11 +1,12 @@
 /* The game engine (game.h): random legal games of every preset (and DDZ 叫/抢地主) run to the
  * end with every view checked (cb_view_check accepts each one the engine builds, for the seat
- * to act), points sum to zero and equal core's settlement of the recorded result; illegal
+ * to act), points sum to zero and equal core's settlement of the recorded result and the
+ * independent oracle's (support/oracle_settle.c) of the dealt hands and history; illegal
  * actions are refused with a reason and change nothing; the bidding flows (叫分 with redeals
  * and the redeal cap, 叫/抢地主 with a rob-back, 包庄's first declaration) end where the rules
  * say; given hands are checked; the same key deals the same game; cb_engine_clone plays on
  * independently; and every game of a `cardbot match` replay file replays through the engine to
- * the same points. */
+ * the same points, which the oracle settles the same way. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +21,7 @@
 #include <string.h>
 
 #include "cardbot/game.h"
+#include "support/oracle_settle.h"
 
 static uint64_t next_rand(uint64_t *s)
 {
@@ -61,6 +63,28 @@ static void check_view(const cb_engine *e)
     assert_int_equal(v.struct_size, sizeof v);
     assert_int_equal(v.seat, cb_engine_turn(e));
     assert_true(v.hand == cb_engine_hand(e, v.seat));
+}
+
+/* Settle the finished game again with the independent oracle (support/oracle_settle.c), from
+ * the hands as dealt and the public history alone: its own reading of bombs, tricks and
+ * springs and its own arithmetic must give the engine's points (which come from core). */
+static void oracle_resettle(const cb_engine *e, const int delta[3], int mult)
+{
+    const cb_rules *r = cb_engine_rules(e);
+    int ll = cb_engine_landlord(e);
+    cb_cards start[3];
+    for (int s = 0; s < 3; s++) {
+        start[s] = cb_engine_dealt(e, s);
+        if (r->game == CB_GAME_DDZ && s == ll)
+            start[s] |= cb_engine_bottom(e);
+    }
+    int n = 0, o[3], w = -1;
+    const cb_play_rec *h = cb_engine_history(e, &n);
+    int om = cbt_oracle_settle_record(r, start, ll, cb_engine_stake(e), h, n, o, &w);
+    assert_int_equal(w, cb_engine_winner(e));
+    if (om != mult || memcmp(o, delta, sizeof o) != 0)
+        fail_msg("%s game: engine x%d [%d %d %d], oracle x%d [%d %d %d]", r->preset, mult, delta[0], delta[1],
+                 delta[2], om, o[0], o[1], o[2]);
 }
 
 typedef struct totals {
@@ -132,6 +156,7 @@ static void random_game(const cb_rules *r, uint64_t key, uint64_t deal, uint64_t
         assert_int_equal(mult, 1);
     }
     assert_memory_equal(delta, again, sizeof again);
+    oracle_resettle(e, delta, mult);
     /* the history holds every play and pass, in turn order from the first leader */
     int nh;
     const cb_play_rec *h = cb_engine_history(e, &nh);
@@ -509,10 +534,12 @@ static void replay_match(const char *config, const char *preset, const char *ext
         assert_int_equal(cb_engine_phase(e), CB_PHASE_OVER);
         assert_int_equal(cb_engine_winner(e), (int)json_object_get_int_member(o, "winner"));
         int delta[3];
-        assert_int_equal(cb_engine_points(e, delta), (int)json_object_get_int_member(o, "multiplier"));
+        int mult = cb_engine_points(e, delta);
+        assert_int_equal(mult, (int)json_object_get_int_member(o, "multiplier"));
         JsonArray *pts = json_object_get_array_member(o, "points");
         for (int s = 0; s < 3; s++)
             assert_int_equal(delta[s], (int)json_array_get_int_element(pts, (guint)s));
+        oracle_resettle(e, delta, mult);
         cb_engine_free(e);
         g_object_unref(p);
         games++;

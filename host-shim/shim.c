@@ -625,6 +625,7 @@ static const char *rules_diff(const cb_rules *a, const cb_rules *b)
     DIFF(four_two_same); DIFF(must_beat); DIFF(must_beat_bomb); DIFF(spade3_first);
     DIFF(warn_single); DIFF(rob); DIFF(card_points); DIFF(spring_double); DIFF(bomb_points);
     DIFF(bao); DIFF(bao_points);
+    DIFF(plane_single_wings); DIFF(plane_pair_wings); DIFF(short_follow); DIFF(max_pair_chain);
 #undef DIFF
     return NULL;
 }

@@ -14,7 +14,7 @@ B        := build/$(V)
 CC       ?= cc
 PKGS     := glib-2.0 json-glib-1.0 cmocka libseccomp
 DEBPKGS  := libglib2.0-dev libjson-glib-dev libcmocka-dev libseccomp-dev pkg-config gcc make \
-            clang libclang-rt-dev libtsan2
+            clang libclang-rt-dev libtsan2 parallel chromium
 PKG_CFLAGS := $(shell pkg-config --cflags glib-2.0 json-glib-1.0 libseccomp 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs glib-2.0 json-glib-1.0 libseccomp 2>/dev/null)
 CORE_PKG_LIBS := $(shell pkg-config --libs glib-2.0 2>/dev/null)
@@ -70,7 +70,7 @@ BENCH_BIN := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
 BENCH_SUPPORT_SRC := $(wildcard bench/support/*.c)
 BENCH_SUPPORT_OBJ := $(BENCH_SUPPORT_SRC:%.c=$(B)/%.o)
 
-.PHONY: all build deps deps-check check test bench bench-run clean match install uninstall
+.PHONY: all build deps deps-check check test test-build bench bench-run clean match install uninstall
 # Top-level targets install what is missing first, then build in a sub-make, so pkg-config is
 # asked for flags only after the packages exist.
 all: deps-check
@@ -164,7 +164,9 @@ $(B)/tests/test_%: tests/test_%.py
 	@mkdir -p $(dir $@)
 	cp $< $@ && chmod +x $@
 
-test: build $(TEST_BIN) $(SCRIPT_TEST) $(TPLUG_SO)
+# test-build: everything the tests run, without running them (then: sh tests/run.sh B NAME...)
+test-build: build $(TEST_BIN) $(SCRIPT_TEST) $(TPLUG_SO)
+test: test-build
 	@sh tests/run.sh $(B) | tee $(B)/tests.log
 
 bench: deps-check

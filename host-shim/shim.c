@@ -60,6 +60,9 @@ typedef struct table_seat {
 struct cb_table {
     cb_shim *shim;
     char *id;
+    /* cb_table_new_seated: the strategy name of each seat, looked up in each conf it runs
+     * (NULL: seated by id / [seats]) */
+    char *names[CB_MAX_SEATS];
     shim_conf *conf;  /* the config our instances come from (a reference) */
     unsigned gen;
     int nseats;
@@ -308,6 +311,22 @@ static shim_slot *slot_for(cb_table *t, const char *name)
     return &t->slots[NSLOTS - 1]; /* unreachable: NSLOTS covers every name a table uses */
 }
 
+/* The strategy index of each seat under conf: the table's own names when it was seated by
+ * name (a name conf lacks: -1, the no-plugin fallback, as a seat [seats] leaves empty), else
+ * [table.ID] / [seats]. */
+static void table_seating(const cb_table *t, const shim_conf *c, int seats[CB_MAX_SEATS])
+{
+    shim_conf_seating(c, t->id, seats);
+    for (int i = 0; i < t->nseats; i++) {
+        if (!t->names[i])
+            continue;
+        seats[i] = -1;
+        for (int k = 0; k < c->nstrat; k++)
+            if (strcmp(c->strat[k].name, t->names[i]) == 0)
+                seats[i] = k;
+    }
+}
+
 /* Under the shim's lock: take the shim's current config and name the slots after it. */
 static void table_take_conf(cb_table *t)
 {
@@ -317,7 +336,7 @@ static void table_take_conf(cb_table *t)
     for (int i = 0; i < NSLOTS; i++)
         shim_slot_reset(&t->slots[i], NULL);
     int seats[CB_MAX_SEATS];
-    shim_conf_seating(t->conf, t->id, seats);
+    table_seating(t, t->conf, seats);
     for (int i = 0; i < t->nseats; i++) {
         table_seat *ts = &t->seat[i];
         ts->strat = seats[i];
@@ -357,7 +376,8 @@ static int table_create_instances(cb_table *t, char *err, size_t errlen)
     return 0;
 }
 
-cb_table *cb_table_new(cb_shim *s, const char *table_id, char *err, size_t errlen)
+static cb_table *table_new(cb_shim *s, const char *table_id, const char *const *names, char *err,
+                           size_t errlen)
 {
     if (err && errlen)
         err[0] = '\0';
@@ -371,6 +391,8 @@ cb_table *cb_table_new(cb_shim *s, const char *table_id, char *err, size_t errle
     t->shim = s;
     t->id = g_strdup(table_id);
     t->nseats = s->rules.players;
+    for (int i = 0; names && i < t->nseats; i++)
+        t->names[i] = g_strdup(names[i]);
     t->vcheck = cb_view_checker_new();
     pthread_mutex_lock(&s->lock);
     table_take_conf(t);
@@ -384,6 +406,46 @@ cb_table *cb_table_new(cb_shim *s, const char *table_id, char *err, size_t errle
         return NULL;
     }
     return t;
+}
+
+cb_table *cb_table_new(cb_shim *s, const char *table_id, char *err, size_t errlen)
+{
+    return table_new(s, table_id, NULL, err, errlen);
+}
+
+cb_table *cb_table_new_seated(cb_shim *s, const char *const *strategies, int n, char *err, size_t errlen)
+{
+    if (err && errlen)
+        err[0] = '\0';
+    if (!s || !strategies) {
+        if (err && errlen)
+            snprintf(err, errlen, "cb_table_new_seated: %s", s ? "no strategies" : "no shim");
+        return NULL;
+    }
+    if (n != s->rules.players) {
+        if (err && errlen)
+            snprintf(err, errlen, "cb_table_new_seated: %d strategies for a table of %d seats", n,
+                     s->rules.players);
+        return NULL;
+    }
+    pthread_mutex_lock(&s->lock);
+    const shim_conf *c = s->conf;
+    int missing = -1;
+    for (int i = 0; i < n && missing < 0; i++) {
+        bool found = false;
+        for (int k = 0; strategies[i] && k < c->nstrat && !found; k++)
+            found = strcmp(c->strat[k].name, strategies[i]) == 0;
+        if (!found)
+            missing = i;
+    }
+    if (missing >= 0 && err && errlen)
+        snprintf(err, errlen, "cb_table_new_seated: seat %d: %s%s%s", missing,
+                 strategies[missing] ? "no [strategy." : "no strategy named",
+                 strategies[missing] ? strategies[missing] : "", strategies[missing] ? "] in the config" : "");
+    pthread_mutex_unlock(&s->lock);
+    if (missing >= 0)
+        return NULL;
+    return table_new(s, NULL, strategies, err, errlen);
 }
 
 void cb_table_free(cb_table *t)
@@ -403,6 +465,8 @@ void cb_table_free(cb_table *t)
     pthread_mutex_unlock(&s->lock);
     shim_conf_unref(t->conf);
     cb_view_checker_free(t->vcheck);
+    for (int i = 0; i < CB_MAX_SEATS; i++)
+        g_free(t->names[i]);
     g_free(t->id);
     g_free(t);
     shim_unref(s);
@@ -413,7 +477,7 @@ void cb_table_free(cb_table *t)
 static int next_strategy(const cb_table *t, int seat)
 {
     int seats[CB_MAX_SEATS];
-    shim_conf_seating(t->shim->conf, t->id, seats);
+    table_seating(t, t->shim->conf, seats);
     return seats[seat];
 }
 

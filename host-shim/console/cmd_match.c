@@ -3,17 +3,13 @@
  *   cardbot match --config FILE [--games N] [--seed S] [--concurrency K] [--duplicate]
  *                 [--replay FILE.jsonl] [--table ID] [--landlord SEAT] [--quiet]
  *
- * Game g depends only on (seed, g): the engine deals from (seed, deal) and gives every
- * decision's view a seed from (seed, game, decision) — separate keyed streams, so a seed
- * reveals nothing of the deal — and neither thread scheduling nor earlier games change it.
- * Without --seed or [match] seed, the key is random and printed after the summary. Workers
- * finish games in any order; the main thread prints result lines and replay lines strictly in
- * game order. */
+ * Games are played by cb_match_run (match_run.c): game g is a function of (seed, g) alone,
+ * and this thread gets the games in game order, so result lines, replay lines and the summary
+ * do not depend on --concurrency. Without --seed or [match] seed, the key is random and
+ * printed after the summary. */
 #include <errno.h>
 #include <glib.h>
-#include <pthread.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,100 +22,17 @@
 #include "cli.h"
 #include "match.h"
 
-typedef struct run {
-    cb_shim *shim;
+/* What the match does with each game, in game order (cb_match_run's on_game). */
+typedef struct sink {
+    FILE *out, *rf;
+    const char *replay;
     const cb_rules *rules;
-    const char *table_id;
-    cb_match_opts opts;
-    int games;
-    cb_match_game **slots; /* a finished game waits here until the main thread consumes it */
-    gint next;
-    int consumed;          /* games the main thread has taken (under lock) */
-    int window;            /* workers stay at most this far ahead, bounding memory */
-    GMutex lock;
-    GCond cond;
-    int failed_tables;
-    char table_err[256];
-    int stop;              /* under lock: a signal number, or -1 (a write failed): no new games */
-    bool done;             /* the signal watcher may go */
-} run;
-
-/* The exit trap: a plugin that calls exit() in-process ends the whole program; the match is
- * then incomplete, and the trap says so and whose decision it was instead of leaving a silent
- * exit 0. Process-wide by nature (atexit), set while a match runs. */
-static atomic_int match_running;
-
-static void exit_trap(void)
-{
-    if (!atomic_load(&match_running))
-        return;
-    const char *who = cb_match_deciding();
-    fprintf(stderr, "cardbot match: the process was ended (exit) during a decision%s%s%s; the match is "
-            "incomplete\n", who ? " of strategy '" : "", who ? who : "", who ? "'" : "");
-    fflush(stderr);
-    _exit(CB_CLI_EXIT_PLUGIN);
-}
-
-/* SIGINT / SIGTERM are blocked in every thread and taken here, so the main thread only ever
- * stops between whole result and replay lines. */
-static gpointer signal_watch(gpointer data)
-{
-    run *R = data;
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    struct timespec tick = {0, 100 * 1000 * 1000};
-    for (;;) {
-        int sig = sigtimedwait(&set, NULL, &tick);
-        g_mutex_lock(&R->lock);
-        bool done = R->done;
-        if (sig > 0 && !R->stop)
-            R->stop = sig;
-        g_cond_broadcast(&R->cond);
-        g_mutex_unlock(&R->lock);
-        if (done)
-            return NULL;
-    }
-}
-
-static gpointer worker(gpointer data)
-{
-    run *R = data;
-    /* One table per worker, reused from game to game as a server reuses a table. The ABI
-     * requires an answer to depend only on the view (and its seed) and the parameters, so
-     * which worker plays a game cannot change it; the -j1 / -j2 end-to-end test checks that. */
-    char err[200];
-    cb_table *t = cb_table_new(R->shim, R->table_id, err, sizeof err);
-    for (;;) {
-        int g = g_atomic_int_add(&R->next, 1);
-        if (g >= R->games)
-            break;
-        g_mutex_lock(&R->lock);
-        while (g >= R->consumed + R->window && !R->stop)
-            g_cond_wait(&R->cond, &R->lock);
-        bool stop = R->stop != 0;
-        g_mutex_unlock(&R->lock);
-        if (stop)
-            break;
-        cb_match_game *gm = g_new(cb_match_game, 1); /* cb_match_play_game clears what it uses */
-        if (!t) {
-            memset(gm, 0, offsetof(cb_match_game, plays));
-            gm->index = g;
-            gm->error = CB_ERR_CONFIG;
-            snprintf(gm->errmsg, sizeof gm->errmsg, "%s", err);
-        } else {
-            cb_match_play_game(t, R->rules, &R->opts, g, gm);
-        }
-        g_mutex_lock(&R->lock);
-        R->slots[g] = gm;
-        g_cond_broadcast(&R->cond);
-        g_mutex_unlock(&R->lock);
-    }
-    if (t)
-        cb_table_free(t);
-    return NULL;
-}
+    cb_match_stats *stats;
+    bool quiet, tty;
+    int games, seen, errors, status;
+    char first_err[300];
+    double last_progress;
+} sink;
 
 static double now_s(void)
 {
@@ -157,6 +70,32 @@ static int read_int_setting(cb_shim *shim, const char *group, const char *key, l
     return 1;
 }
 
+static int on_game(void *ud, cb_match_game *gm)
+{
+    sink *k = ud;
+    k->seen++;
+    if (gm->error && !k->errors++)
+        snprintf(k->first_err, sizeof k->first_err, "game %d: %s", gm->index + 1, gm->errmsg);
+    cb_match_stats_add(k->stats, gm);
+    if (!k->quiet)
+        game_line(k->out, gm);
+    int stop = 0;
+    if (k->rf) {
+        char *line = cb_match_game_json(k->rules, gm);
+        if (fprintf(k->rf, "%s\n", line) < 0 || fflush(k->rf) != 0) {
+            cb_cli_error("match", "error writing replay file '%s': %s", k->replay, g_strerror(errno));
+            k->status = 1;
+            stop = 1;
+        }
+        g_free(line);
+    }
+    if (k->tty && now_s() - k->last_progress > 0.5) {
+        k->last_progress = now_s();
+        fprintf(stderr, "\r%d/%d games", k->seen, k->games);
+    }
+    return stop;
+}
+
 int cb_cmd_match(int argc, char **argv)
 {
     char *config = NULL, *replay = NULL, *table_id = NULL;
@@ -181,16 +120,11 @@ int cb_cmd_match(int argc, char **argv)
         return rc;
     /* SIGINT / SIGTERM wait for the watcher thread (signal_watch): blocked from here on, in
      * this thread and every thread started after, so none of them is cut short mid-line */
-    sigset_t sigs, old_sigs;
-    sigemptyset(&sigs);
-    sigaddset(&sigs, SIGINT);
-    sigaddset(&sigs, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &sigs, &old_sigs);
+    sigset_t old_sigs;
+    cb_match_block_signals(&old_sigs);
     int status = 0;
     cb_shim *shim = NULL;
     FILE *rf = NULL, *out = NULL;
-    run R;
-    memset(&R, 0, sizeof R);
     if (argc > 1) {
         cb_cli_error("match", "unexpected argument '%s'", argv[1]);
         status = CB_CLI_EXIT_USAGE;
@@ -302,21 +236,29 @@ int cb_cmd_match(int argc, char **argv)
             goto out;
         }
     }
-    R.shim = shim;
-    R.rules = cb_shim_rules(shim);
-    R.table_id = table_id;
-    R.opts.seed = (uint64_t)seed;
-    R.opts.duplicate = duplicate;
-    R.opts.budget_ms = (uint32_t)budget;
-    R.opts.landlord = landlord;
-    R.games = (int)games;
-    R.slots = g_new0(cb_match_game *, R.games);
-    R.window = 4 * concurrency + 16;
-    cb_match_stats *stats = cb_match_stats_new(R.rules);
-    g_mutex_init(&R.lock);
-    g_cond_init(&R.cond);
+    cb_match_run_cfg cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.shim = shim;
+    cfg.rules = cb_shim_rules(shim);
+    cfg.table_id = table_id;
+    cfg.opts.seed = (uint64_t)seed;
+    cfg.opts.duplicate = duplicate;
+    cfg.opts.budget_ms = (uint32_t)budget;
+    cfg.opts.landlord = landlord;
+    cfg.games = (int)games;
+    cfg.concurrency = concurrency;
+    sink k;
+    memset(&k, 0, sizeof k);
+    k.out = out;
+    k.rf = rf;
+    k.replay = replay;
+    k.rules = cfg.rules;
+    k.stats = cb_match_stats_new(cfg.rules);
+    k.quiet = quiet;
+    k.tty = isatty(2) && quiet;
+    k.games = cfg.games;
     /* The concurrency is printed on the timing line: everything else must not depend on it. */
-    fprintf(out, "Match: %s, rules %s, %d games%s, ", config, R.rules->preset, R.games,
+    fprintf(out, "Match: %s, rules %s, %d games%s, ", config, cfg.rules->preset, cfg.games,
             duplicate ? " (duplicate: each deal with hands rotated over 3 seats)" : "");
     if (random_seed)
         fprintf(out, "seed chosen at random (printed at the end)");
@@ -327,90 +269,25 @@ int cb_cmd_match(int argc, char **argv)
     fprintf(out, "\n");
     fflush(out);
     double t0 = now_s();
-    GThread *watch = g_thread_new("signals", signal_watch, &R);
-    atomic_store(&match_running, 1);
-    static atomic_int trap_set;
-    if (!atomic_exchange(&trap_set, 1))
-        atexit(exit_trap);
-    GThread **th = g_new0(GThread *, concurrency);
-    for (int i = 0; i < concurrency; i++)
-        th[i] = g_thread_new("match", worker, &R);
-    bool tty = isatty(2) && quiet;
-    double last_progress = 0;
-    int errors = 0;
-    char first_err[300] = "";
-    int played = 0;
-    for (int g = 0; g < R.games; g++) {
-        g_mutex_lock(&R.lock);
-        while (!R.slots[g] && !R.stop)
-            g_cond_wait(&R.cond, &R.lock);
-        if (R.stop) { /* interrupted or a write failed: whole lines only, then the summary */
-            g_mutex_unlock(&R.lock);
-            break;
-        }
-        cb_match_game *gm = R.slots[g];
-        R.slots[g] = NULL;
-        R.consumed = g + 1;
-        g_cond_broadcast(&R.cond);
-        g_mutex_unlock(&R.lock);
-        if (gm->error && !errors++)
-            snprintf(first_err, sizeof first_err, "game %d: %s", g + 1, gm->errmsg);
-        cb_match_stats_add(stats, gm);
-        played++;
-        if (!quiet)
-            game_line(out, gm);
-        if (rf) {
-            char *line = cb_match_game_json(R.rules, gm);
-            if (fprintf(rf, "%s\n", line) < 0 || fflush(rf) != 0) {
-                cb_cli_error("match", "error writing replay file '%s': %s", replay, g_strerror(errno));
-                status = 1;
-                g_mutex_lock(&R.lock);
-                R.stop = -1;
-                g_cond_broadcast(&R.cond);
-                g_mutex_unlock(&R.lock);
-            }
-            g_free(line);
-        }
-        if (tty && now_s() - last_progress > 0.5) {
-            last_progress = now_s();
-            fprintf(stderr, "\r%d/%d games", g + 1, R.games);
-        }
-        g_free(gm);
-    }
-    g_mutex_lock(&R.lock);
-    if (!R.stop && played < R.games)
-        R.stop = -1;
-    int stopped = R.stop;
-    if (!R.stop)
-        R.stop = -2; /* all consumed: no worker has a game left to take */
-    g_cond_broadcast(&R.cond);
-    g_mutex_unlock(&R.lock);
-    for (int i = 0; i < concurrency; i++)
-        g_thread_join(th[i]);
-    g_free(th);
-    atomic_store(&match_running, 0);
-    g_mutex_lock(&R.lock);
-    R.done = true;
-    g_mutex_unlock(&R.lock);
-    g_thread_join(watch);
-    for (int g = played; g < R.games; g++) /* finished after the stop: not reported */
-        g_free(R.slots[g]);
+    int stopped = 0;
+    int played = cb_match_run(&cfg, on_game, &k, &stopped);
     double secs = now_s() - t0;
-    if (tty)
+    status = k.status;
+    if (k.tty)
         fprintf(stderr, "\r%*s\r", 30, "");
     if (stopped > 0)
         fprintf(out, "Interrupted by %s after %d of %d games: the summary covers those %d\n",
-                stopped == SIGINT ? "SIGINT" : "SIGTERM", played, R.games, played);
-    cb_match_stats_print(stats, out, secs);
+                stopped == SIGINT ? "SIGINT" : "SIGTERM", played, cfg.games, played);
+    cb_match_stats_print(k.stats, out, secs);
     fprintf(out, "timing concurrency %d\n", concurrency);
     if (random_seed)
         fprintf(out, "Seed %lld (chosen at random: replay this match with --seed %lld)\n", (long long)seed,
                 (long long)seed);
-    cb_match_stats_free(stats);
+    cb_match_stats_free(k.stats);
     if (stopped > 0)
         status = 128 + stopped;
-    if (errors) {
-        fprintf(stderr, "cardbot match: %d games could not be completed (first: %s)\n", errors, first_err);
+    if (k.errors) {
+        fprintf(stderr, "cardbot match: %d games could not be completed (first: %s)\n", k.errors, k.first_err);
         status = 1;
     }
 out:
@@ -425,11 +302,6 @@ out:
     if (out)
         fclose(out);
     pthread_sigmask(SIG_SETMASK, &old_sigs, NULL);
-    if (R.slots) {
-        g_free(R.slots);
-        g_mutex_clear(&R.lock);
-        g_cond_clear(&R.cond);
-    }
     if (shim)
         cb_shim_free(shim);
     g_free(config);

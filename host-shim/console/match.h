@@ -4,6 +4,7 @@
 #ifndef CARDBOT_MATCH_H
 #define CARDBOT_MATCH_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -71,6 +72,32 @@ const char *cb_match_deciding(void);
 /* Play game g of a match: deal from (seed, deal), rotate hands by rotation, run bidding and
  * play through table, settle. */
 void cb_match_play_game(cb_table *table, const cb_rules *r, const cb_match_opts *o, int g, cb_match_game *out);
+
+/* What cb_match_run plays (match_run.c). */
+typedef struct cb_match_run_cfg {
+    cb_shim *shim;
+    const cb_rules *rules;            /* the shim's */
+    const char *table_id;             /* seat by [table.ID] (NULL: [seats]) ... */
+    const char *const *seating;       /* ... or by these names, one per seat (NULL: by id) */
+    cb_match_opts opts;
+    int games;                        /* play games 0..games-1 ... */
+    const int *game_list;             /* ... or only these, ascending (NULL: all) */
+    int ngames;                       /* entries of game_list */
+    int concurrency;                  /* worker threads, each with its own table */
+} cb_match_run_cfg;
+
+/* Called on cb_match_run's caller's thread with each finished game, in game order; gm is
+ * freed when it returns. Nonzero: stop (no new games; those in flight are dropped). */
+typedef int (*cb_match_on_game)(void *ud, cb_match_game *gm);
+
+/* Play the configured games on worker threads. SIGINT / SIGTERM stop it between games when
+ * the caller blocked them first (cb_match_block_signals): *stopped (may be NULL) gets the
+ * signal, else 0. While it runs, a plugin that exit()s the process is named on stderr and
+ * the status is CB_CLI_EXIT_PLUGIN. Returns the number of games handed to on_game. */
+int cb_match_run(const cb_match_run_cfg *cfg, cb_match_on_game on_game, void *ud, int *stopped);
+/* Block SIGINT and SIGTERM in this thread (and the threads it starts): from then on they stop
+ * a cb_match_run between games. old (may be NULL) gets the mask to restore. */
+void cb_match_block_signals(sigset_t *old);
 
 /* One JSON line describing the game (json-glib), newly allocated. */
 char *cb_match_game_json(const cb_rules *r, const cb_match_game *gm);

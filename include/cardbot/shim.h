@@ -68,6 +68,12 @@ const char *cb_shim_get(const cb_shim *shim, const char *group, const char *key)
 
 /* A table: one plugin instance per seat, seated by [table.ID] if present, else [seats]. */
 cb_table *cb_table_new(cb_shim *shim, const char *table_id, char *err, size_t errlen);
+/* A table seated by name: strategies[i] (one per seat, n = the rules' players) names a
+ * [strategy.NAME] of the config, for hosts that choose seatings at run time (tournaments,
+ * lobbies). A name the config lacks, or a wrong n, is refused (NULL, err says which seat).
+ * After a reload the names are looked up again: a seat whose strategy the new config no longer
+ * has is answered by the fallback (CB_FB_NO_PLUGIN), as a seat [seats] leaves empty. */
+cb_table *cb_table_new_seated(cb_shim *shim, const char *const *strategies, int n, char *err, size_t errlen);
 void cb_table_free(cb_table *table);
 /* The strategy name sitting at seat (NULL when none or seat out of range): the one the seat's
  * next decision will ask. Right after a reload that is already the new config's, though the

@@ -63,6 +63,7 @@ int cbt_shimfix_setup(void **state, const char *who, const char *tmpl)
         {"cb_shim_rules", &a->rules},
         {"cb_shim_get", &a->get},
         {"cb_table_new", &a->table_new},
+        {"cb_table_new_seated", &a->table_new_seated},
         {"cb_table_free", &a->table_free},
         {"cb_table_strategy", &a->table_strategy},
         {"cb_decide_bid", &a->decide_bid},

@@ -26,6 +26,7 @@ typedef struct cbt_shim_api {
     const cb_rules *(*rules)(const cb_shim *);
     const char *(*get)(const cb_shim *, const char *, const char *);
     cb_table *(*table_new)(cb_shim *, const char *, char *, size_t);
+    cb_table *(*table_new_seated)(cb_shim *, const char *const *, int, char *, size_t);
     void (*table_free)(cb_table *);
     const char *(*table_strategy)(const cb_table *, int);
     int (*decide_bid)(cb_table *, const cb_view *, cb_decision *);

@@ -107,7 +107,6 @@
 #define SHIM_GRACE_MS 200u    /* a stopping worker's time to exit on its own */
 #define SHIM_REAP_MS 100u     /* after EOF: time for the worker to finish dying */
 #define SHIM_MAX_SKIP 1024u   /* back-off cap, in decisions */
-#define SHIM_MAX_FRAME (1u << 30)
 #define SHIM_BUF_INIT 8192u   /* request buffer: a whole game's history fits */
 
 /* The request copies cb_view whole and re-points only rules and history in the child. A
@@ -493,9 +492,7 @@ static void child_main(const child_job *job)
         shim_wire_hdr h;
         if (child_read(fd, &h, sizeof h) != 0)
             break; /* the host closed: we are done */
-        if (h.magic != SHIM_WIRE_MAGIC || (h.type != SHIM_WIRE_BID && h.type != SHIM_WIRE_PLAY) ||
-            h.len < sizeof(shim_wire_req) || h.len > SHIM_MAX_FRAME ||
-            (h.len - sizeof(shim_wire_req)) % sizeof(cb_play_rec) != 0)
+        if (shim_wire_req_header_ok(&h) != 0)
             _exit(2);
         if (h.len > cap) {
             unsigned char *nb = realloc(buf, h.len);
@@ -506,13 +503,9 @@ static void child_main(const child_job *job)
         }
         if (child_read(fd, buf, h.len) != 0)
             break;
-        shim_wire_req *rq = (shim_wire_req *)buf;
-        cb_view v = rq->view;
-        size_t nh = (h.len - sizeof(shim_wire_req)) / sizeof(cb_play_rec);
-        if ((size_t)v.nhistory != nh || v.struct_size != sizeof v)
+        cb_view v;
+        if (shim_wire_req_view(&h, buf, &v) != 0)
             _exit(2);
-        v.rules = &rq->rules;
-        v.history = nh ? (const cb_play_rec *)(buf + sizeof(shim_wire_req)) : NULL;
 
         struct {
             shim_wire_hdr h;

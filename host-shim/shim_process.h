@@ -31,6 +31,7 @@
 #include "cardbot/bot.h"
 
 #define SHIM_WIRE_MAGIC 0x43425731u /* "CBW1" */
+#define SHIM_MAX_FRAME (1u << 30) /* payload bytes a frame may announce, either way */
 
 enum {
     SHIM_WIRE_BID = 1,      /* request: decide_bid */
@@ -57,6 +58,14 @@ typedef struct shim_wire_req {
     cb_view view;
     cb_rules rules;
 } shim_wire_req;
+
+/* The worker's decoding of a request (shim_wire.c, pure): 0 when the header announces a
+ * request this shim sends (magic, BID or PLAY, a length of one shim_wire_req plus whole
+ * history records, at most SHIM_MAX_FRAME); then shim_wire_req_view fills *v from the h->len
+ * payload bytes (suitably aligned), its rules and history pointing into payload, and refuses a
+ * view whose nhistory or struct_size disagrees with the frame. -1: not a request. */
+int shim_wire_req_header_ok(const shim_wire_hdr *h);
+int shim_wire_req_view(const shim_wire_hdr *h, const unsigned char *payload, cb_view *v);
 
 typedef struct shim_wire_rep {
     int32_t rc;    /* what decide_* returned */

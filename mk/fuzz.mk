@@ -52,7 +52,12 @@ fuzz-deps:
 
 fuzz-build: $(CORE_LIB) $(SHIM_LIB) $(FUZZ_PLUGINS) $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
 
+# A target that fuzzes a private piece of the shim links that object itself (the library
+# exports only the cb_ API): wirereq, the worker's request decoder.
+FUZZ_OBJ_wirereq := $(B)/host-shim/shim_wire.o
+$(B)/fuzz/fuzz_wirereq: $(FUZZ_OBJ_wirereq)
+
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzzkit.h $(CORE_LIB) $(SHIM_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -fsanitize=fuzzer -MMD -MP -Itests -o $@ $< -L$(B) -lcardbot-shim $(CORE_LINK) \
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -fsanitize=fuzzer -MMD -MP -Itests -o $@ $< $(FUZZ_OBJ_$*) -L$(B) -lcardbot-shim $(CORE_LINK) \
 	  -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS) $(PKG_LIBS) $(LDLIBS)

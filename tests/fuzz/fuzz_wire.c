@@ -13,9 +13,9 @@
  * Checked: cb_decide_* never fails or crashes on whatever the worker sends, and always gives
  * a legal answer with a NUL-terminated explanation; after any fallback the table is made
  * again (a fresh worker, no restart back-off to wait out).
- * The other direction — the worker decoding the host's requests (child_main) — only ever
- * sees the shim's own well-formed frames through the public API; fuzzing it needs a decoder
- * split out of child_main (see the report in the issue).
+ * The other direction — the worker decoding the host's requests — is fuzz_wirereq.c, on the
+ * decoder alone (host-shim/shim_wire.c): through the public API a worker only ever sees the
+ * shim's own well-formed frames.
  */
 #include <errno.h>
 #include <stddef.h>

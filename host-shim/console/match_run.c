@@ -67,7 +67,9 @@ static gpointer signal_watch(gpointer data)
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
-    struct timespec tick = {0, 100 * 1000 * 1000};
+    /* the tick bounds how long a finished run waits for this thread to notice (a tournament
+     * runs one per seating): 10 ms, a hundred cheap wakeups a second while games run */
+    struct timespec tick = {0, 10 * 1000 * 1000};
     for (;;) {
         int sig = sigtimedwait(&set, NULL, &tick);
         g_mutex_lock(&R->lock);

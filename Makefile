@@ -141,9 +141,13 @@ $(B)/tests/plugins/%.so: tests/plugins/%.c $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -shared -o $@ $< -L$(B) -lcardbot -Wl,-rpath,'$$ORIGIN/../..' $(LDFLAGS) $(LDLIBS)
 
+# Tests of the console's verdict modules link those objects (the cardbot binary exports none).
+VERDICT_OBJ := $(addprefix $(B)/host-shim/console/,match_pair.o match_sprt.o match_report.o match_plot.o match_num.o)
+$(B)/tests/test_sprt $(B)/tests/test_report: $(VERDICT_OBJ)
+$(B)/tests/test_sprt $(B)/tests/test_report: TEST_OBJ := $(VERDICT_OBJ)
 $(B)/tests/%: tests/%.c $(SUPPORT_OBJ) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -Itests -o $@ $< $(SUPPORT_OBJ) $(CORE_LINK) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -Itests -o $@ $< $(TEST_OBJ) $(SUPPORT_OBJ) $(CORE_LINK) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS) $(LDLIBS)
 
 $(B)/bench/%: bench/%.c $(BENCH_SUPPORT_OBJ) $(CORE_LIB) $(COMMON_OBJ)
 	@mkdir -p $(dir $@)

@@ -14,7 +14,7 @@ B        := build/$(V)
 CC       ?= cc
 PKGS     := glib-2.0 json-glib-1.0 cmocka libseccomp
 DEBPKGS  := libglib2.0-dev libjson-glib-dev libcmocka-dev libseccomp-dev pkg-config gcc make \
-            clang libclang-rt-dev libtsan2 parallel chromium valgrind
+            clang libclang-rt-dev libtsan2 parallel chromium valgrind tmux
 PKG_CFLAGS := $(shell pkg-config --cflags glib-2.0 json-glib-1.0 libseccomp 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs glib-2.0 json-glib-1.0 libseccomp 2>/dev/null)
 CORE_PKG_LIBS := $(shell pkg-config --libs glib-2.0 2>/dev/null)

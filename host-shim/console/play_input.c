@@ -1,0 +1,111 @@
+/* cardbot play — what the person types: lines from a terminal or a pipe, command words, card
+ * text. Any bytes at all may arrive here (a pipe, a paste, a stray key): nothing in this file
+ * trusts them beyond what the core's parser accepts. */
+#include <string.h>
+
+#include <glib.h>
+
+#include "play.h"
+
+const char *cb_play_read(cb_play_session *s, const char *prompt)
+{
+    fputs(prompt, s->out);
+    fflush(s->out);
+    ssize_t n = getline(&s->line, &s->line_cap, s->in);
+    if (n < 0) {
+        /* the cursor still stands after the prompt: end that line before the goodbye */
+        fputc('\n', s->out);
+        return NULL;
+    }
+    /* A NUL inside the line ends the text there: a C string is all the parsers take. */
+    char *t = g_strstrip(s->line);
+    if (s->echo)
+        fprintf(s->out, "%s\n", t);
+    return t;
+}
+
+bool cb_play_is(const char *word, const char *names)
+{
+    size_t wl = strlen(word);
+    for (const char *p = names; *p;) {
+        const char *e = strchr(p, ' ');
+        size_t nl = e ? (size_t)(e - p) : strlen(p);
+        if (nl == wl && g_ascii_strncasecmp(word, p, nl) == 0)
+            return true;
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    return false;
+}
+
+/* The suit symbols the person sees with --unicode, typed back: the core reads s h c d. */
+static char *ascii_suits(const char *text)
+{
+    static const struct { const char *sym; char letter; } syms[] = {
+        {"\xe2\x99\xa0", 's'}, {"\xe2\x99\xa5", 'h'}, {"\xe2\x99\xa3", 'c'}, {"\xe2\x99\xa6", 'd'},
+    };
+    GString *g = g_string_new(NULL);
+    for (const char *p = text; *p;) {
+        bool done = false;
+        for (size_t i = 0; i < sizeof syms / sizeof syms[0] && !done; i++)
+            if (strncmp(p, syms[i].sym, 3) == 0) {
+                g_string_append_c(g, syms[i].letter);
+                p += 3;
+                done = true;
+            }
+        if (!done)
+            g_string_append_c(g, *p++);
+    }
+    return g_string_free(g, FALSE);
+}
+
+int cb_play_parse_cards(const cb_rules *r, cb_cards hand, const char *text, cb_cards *out, char *err,
+                        size_t errlen)
+{
+    char why[200] = "";
+    char *t = ascii_suits(text);
+    cb_cards any = 0;
+    int rc = -1;
+    /* First as cards of the game: a typo is named as the core names it (character and place). */
+    if (cb_cards_parse(t, r->deck, &any, why, sizeof why) != 0) {
+        snprintf(err, errlen, "not cards of this game: %s", why[0] ? why : "unreadable");
+        goto done;
+    }
+    /* Then from the hand: bare ranks take the lowest suits held, which is the spade 3 when a
+     * play with a 3 must hold it (the spade is suit 0). */
+    if (cb_cards_parse(t, hand, out, why, sizeof why) == 0) {
+        rc = 0;
+        goto done;
+    }
+    /* Say what is missing in the person's terms. Every token of the text is one card of
+     * `any`, so its rank counts are the text's. */
+    cb_counts want = cb_counts_of(any), have = cb_counts_of(hand);
+    GString *g = g_string_new(NULL);
+    for (int rk = 0; rk < CB_NRANKS; rk++) {
+        int w = cb_count(want, rk), h = cb_count(have, rk);
+        if (w <= h)
+            continue;
+        if (g->len)
+            g_string_append(g, ", ");
+        /* h < w <= 4: the text parsed against the deck, which holds at most four of a rank */
+        static const char *const count[] = {"no", "one", "two", "three"};
+        g_string_append_printf(g, "you hold %s%s %c%s", h ? "only " : "", count[h], cb_rank_chars[rk],
+                               h > 1 ? "s" : "");
+    }
+    if (g->len == 0) {
+        /* the ranks are there, so a card named with its suit is not: the core's message speaks
+         * of "the deck", which here is the hand */
+        const char *deck = strstr(why, "is not in the deck");
+        if (deck)
+            g_string_append_printf(g, "%.*sis not in your hand%s", (int)(deck - why), why,
+                                   deck + strlen("is not in the deck"));
+        else
+            g_string_append_printf(g, "not in your hand: %s", why);
+    }
+    snprintf(err, errlen, "%s", g->str);
+    g_string_free(g, TRUE);
+done:
+    g_free(t);
+    return rc;
+}

@@ -88,7 +88,7 @@ int cb_rules_preset(const char *name, cb_rules *out)
         r.bottom = 3;
         r.min_pair_chain = 3;
         r.short_triple = CB_SHORT_ALWAYS; /* DDZ has no short plays: a bare triple is always fine */
-        r.short_follow = true; /* the PDK-only keys hold their PDK default (see cb_rules_set) */
+        r.short_follow = true; /* as in PDK: DDZ never reads it (see cb_rules_set) */
     } else if (strcmp(name, "noip2015") == 0) {
         /* a one-hand puzzle (min-hands only): one "player" holding up to 23 cards */
         r.game = CB_GAME_NOIP;
@@ -110,33 +110,38 @@ int cb_rules_preset(const char *name, cb_rules *out)
 
 typedef enum { K_BOOL, K_U8, K_INT, K_SHORT, K_FOUR } key_kind;
 
+/* The games a key means something in (rules.h says which member each game reads). */
+enum { G_PDK = 1 << CB_GAME_PDK, G_DDZ = 1 << CB_GAME_DDZ, G_NOIP = 1 << CB_GAME_NOIP,
+       G_ALL = G_PDK | G_DDZ | G_NOIP };
+
 static const struct {
     const char *key;
     key_kind kind;
     size_t off;
     int lo, hi;    /* integer range (K_U8, K_INT) */
-    bool pdk_only; /* a PDK house rule: other games take only its default value (rules.h) */
+    unsigned games; /* G_*: the games whose code reads the member; any other game takes only
+                     * its own preset's value (rules_game_check) */
 } key_table[] = {
-    { "must_beat", K_BOOL, offsetof(cb_rules, must_beat), 0, 0, false },
-    { "must_beat_bomb", K_BOOL, offsetof(cb_rules, must_beat_bomb), 0, 0, false },
-    { "spade3_first", K_BOOL, offsetof(cb_rules, spade3_first), 0, 0, false },
-    { "warn_single", K_BOOL, offsetof(cb_rules, warn_single), 0, 0, false },
-    { "min_pair_chain", K_U8, offsetof(cb_rules, min_pair_chain), 2, 3, false },
-    { "short_triple", K_SHORT, offsetof(cb_rules, short_triple), 0, 0, false },
-    { "four_with", K_FOUR, offsetof(cb_rules, four_with), 0, 0, false },
-    { "aaa_bomb", K_BOOL, offsetof(cb_rules, aaa_bomb), 0, 0, false },
-    { "rocket_kickers", K_BOOL, offsetof(cb_rules, rocket_kickers), 0, 0, false },
-    { "four_two_same", K_BOOL, offsetof(cb_rules, four_two_same), 0, 0, false },
-    { "rob", K_BOOL, offsetof(cb_rules, rob), 0, 0, false },
-    { "card_points", K_INT, offsetof(cb_rules, card_points), 0, 1000, false },
-    { "spring_double", K_BOOL, offsetof(cb_rules, spring_double), 0, 0, false },
-    { "bomb_points", K_INT, offsetof(cb_rules, bomb_points), 0, 100000, false },
-    { "bao", K_BOOL, offsetof(cb_rules, bao), 0, 0, false },
-    { "bao_points", K_INT, offsetof(cb_rules, bao_points), 0, 100000, false },
-    { "plane_single_wings", K_BOOL, offsetof(cb_rules, plane_single_wings), 0, 0, true },
-    { "plane_pair_wings", K_BOOL, offsetof(cb_rules, plane_pair_wings), 0, 0, true },
-    { "short_follow", K_BOOL, offsetof(cb_rules, short_follow), 0, 0, true },
-    { "max_pair_chain", K_U8, offsetof(cb_rules, max_pair_chain), 0, 12, true },
+    { "must_beat", K_BOOL, offsetof(cb_rules, must_beat), 0, 0, G_ALL },
+    { "must_beat_bomb", K_BOOL, offsetof(cb_rules, must_beat_bomb), 0, 0, G_ALL },
+    { "spade3_first", K_BOOL, offsetof(cb_rules, spade3_first), 0, 0, G_PDK },
+    { "warn_single", K_BOOL, offsetof(cb_rules, warn_single), 0, 0, G_ALL },
+    { "min_pair_chain", K_U8, offsetof(cb_rules, min_pair_chain), 2, 3, G_ALL },
+    { "short_triple", K_SHORT, offsetof(cb_rules, short_triple), 0, 0, G_PDK },
+    { "four_with", K_FOUR, offsetof(cb_rules, four_with), 0, 0, G_PDK },
+    { "aaa_bomb", K_BOOL, offsetof(cb_rules, aaa_bomb), 0, 0, G_PDK },
+    { "rocket_kickers", K_BOOL, offsetof(cb_rules, rocket_kickers), 0, 0, G_DDZ },
+    { "four_two_same", K_BOOL, offsetof(cb_rules, four_two_same), 0, 0, G_NOIP },
+    { "rob", K_BOOL, offsetof(cb_rules, rob), 0, 0, G_DDZ },
+    { "card_points", K_INT, offsetof(cb_rules, card_points), 0, 1000, G_PDK },
+    { "spring_double", K_BOOL, offsetof(cb_rules, spring_double), 0, 0, G_PDK },
+    { "bomb_points", K_INT, offsetof(cb_rules, bomb_points), 0, 100000, G_PDK },
+    { "bao", K_BOOL, offsetof(cb_rules, bao), 0, 0, G_PDK },
+    { "bao_points", K_INT, offsetof(cb_rules, bao_points), 0, 100000, G_PDK },
+    { "plane_single_wings", K_BOOL, offsetof(cb_rules, plane_single_wings), 0, 0, G_PDK },
+    { "plane_pair_wings", K_BOOL, offsetof(cb_rules, plane_pair_wings), 0, 0, G_PDK },
+    { "short_follow", K_BOOL, offsetof(cb_rules, short_follow), 0, 0, G_PDK },
+    { "max_pair_chain", K_U8, offsetof(cb_rules, max_pair_chain), 0, 12, G_PDK },
 };
 
 /* a message for the caller, and -1 */
@@ -170,23 +175,78 @@ static int parse_int(const char *v, long *out)
     return 0;
 }
 
-/* A PDK-only key (key_table[i].pdk_only) set to `size` bytes at `val` on rules of another game:
- * refused unless it is the PDK default, which changes nothing there. DDZ planes already take
- * exact wings and DDZ chains have fixed lengths, so a non-default value would be silently
- * meaningless: better a message naming the key. */
-static int pdk_only_check(size_t i, const cb_rules *r, const void *val, size_t size, char *err,
-                          size_t errlen)
+/* The preset whose values stand for "not played here" in a game: the presets of one game
+ * agree on every key that game does not read (pdk16, pdk15 and guanpai differ only in PDK
+ * keys), so any of them would do. NULL for a value that names no game. */
+static const char *game_preset(int game)
 {
-    if (!key_table[i].pdk_only || r->game == CB_GAME_PDK)
-        return 0;
+    switch (game) {
+    case CB_GAME_PDK: return "pdk16";
+    case CB_GAME_DDZ: return "ddz";
+    case CB_GAME_NOIP: return "noip2015";
+    }
+    return NULL;
+}
+
+/* A value of key_table[i]'s kind as a config would write it. */
+static void value_text(size_t i, const void *val, char *buf, size_t len)
+{
+    uint8_t u = 0;
+    int x = 0;
+    bool b = false;
+    switch (key_table[i].kind) {
+    case K_BOOL:
+        memcpy(&b, val, sizeof b);
+        snprintf(buf, len, "%s", b ? "true" : "false");
+        return;
+    case K_U8:
+        memcpy(&u, val, sizeof u);
+        snprintf(buf, len, "%u", (unsigned)u);
+        return;
+    case K_INT:
+        memcpy(&x, val, sizeof x);
+        snprintf(buf, len, "%d", x);
+        return;
+    case K_SHORT:
+        memcpy(&u, val, sizeof u);
+        snprintf(buf, len, "%s", u == CB_SHORT_LAST ? "last" : u == CB_SHORT_ALWAYS ? "always" : "never");
+        return;
+    case K_FOUR:
+        memcpy(&u, val, sizeof u);
+        snprintf(buf, len, "%s", u == 0 ? "none" : u == CB_FOUR_WITH_2 ? "2" : u == CB_FOUR_WITH_3 ? "3" : "both");
+        return;
+    }
+    snprintf(buf, len, "?");
+}
+
+/* key_table[i] set to `size` bytes at `val` on rules r: refused when r's game does not read the
+ * key, unless the value is the one the game's own preset holds (it changes nothing, and so a
+ * full list of keys read from any rules can be written back to them). Why refuse: the game's
+ * code never looks at the member, so `bao = true` under ddz or `rob = true` under pdk16 would
+ * be accepted and silently mean nothing — a config that says one game and plays another. One
+ * owner: the shim's [rules] and the CLI's --flag both come through here. */
+static int rules_game_check(size_t i, const cb_rules *r, const void *val, size_t size, char *err,
+                            size_t errlen)
+{
+    const char *base = game_preset(r->game);
+    if (!base || (key_table[i].games & (1u << r->game)))
+        return 0; /* no game to judge by (a zeroed struct), or a key the game reads */
     cb_rules d;
-    memset(&d, 0, sizeof d);
-    pdk_defaults(&d);
-    if (memcmp((const char *)&d + key_table[i].off, val, size) == 0)
+    if (cb_rules_preset(base, &d) != 0)
+        return set_err(err, errlen, "rules key '%s': internal error (preset %s)", key_table[i].key, base);
+    const void *own = (const char *)&d + key_table[i].off;
+    if (memcmp(own, val, size) == 0)
         return 0;
-    return set_err(err, errlen, "rules key '%s': a PDK house rule, not used by %s (its planes "
-                   "take exact wings and its chains have fixed lengths); only the default is "
-                   "accepted here", key_table[i].key, r->preset[0] ? r->preset : "this game");
+    unsigned g = key_table[i].games;
+    const char *owner = g == G_PDK ? "a PDK rule" : g == G_DDZ ? "a DDZ rule"
+                      : g == G_NOIP ? "a noip2015 rule" : "a rule of other games";
+    const char *game = r->preset[0] ? r->preset : base;
+    char want[16], got[16];
+    value_text(i, own, want, sizeof want);
+    value_text(i, val, got, sizeof got);
+    return set_err(err, errlen, "rules key '%s': %s, not used by %s; only %s's own value '%s' "
+                   "is accepted (it changes nothing), not '%s'", key_table[i].key, owner, game,
+                   game, want, got);
 }
 
 int cb_rules_set(cb_rules *r, const char *key, const char *value, char *err, size_t errlen)
@@ -207,18 +267,20 @@ int cb_rules_set(cb_rules *r, const char *key, const char *value, char *err, siz
                                      cb_rules_keys[j]);
         return set_err(err, errlen, "unknown rules key '%s' (known: %s)", key, known);
     }
-    char *field = (char *)r + key_table[i].off;
-    switch (key_table[i].kind) {
-    case K_BOOL: {
+    /* parse into the member's own representation, check it against the game, then store */
+    union {
         bool b;
-        if (parse_bool(value, &b) != 0)
+        uint8_t u;
+        int x;
+    } val;
+    size_t size = 0;
+    switch (key_table[i].kind) {
+    case K_BOOL:
+        if (parse_bool(value, &val.b) != 0)
             return set_err(err, errlen, "rules key '%s': bad value '%s' (expected true/false, "
                            "1/0, yes/no or on/off)", key, value);
-        if (pdk_only_check(i, r, &b, sizeof b, err, errlen) != 0)
-            return -1;
-        memcpy(field, &b, sizeof b);
-        return 0;
-    }
+        size = sizeof val.b;
+        break;
     case K_U8:
     case K_INT: {
         long x;
@@ -226,48 +288,47 @@ int cb_rules_set(cb_rules *r, const char *key, const char *value, char *err, siz
             return set_err(err, errlen, "rules key '%s': bad value '%s' (expected an integer "
                            "%d..%d)", key, value, key_table[i].lo, key_table[i].hi);
         if (key_table[i].kind == K_U8) {
-            uint8_t u = (uint8_t)x;
-            if (pdk_only_check(i, r, &u, sizeof u, err, errlen) != 0)
-                return -1;
-            memcpy(field, &u, sizeof u);
+            val.u = (uint8_t)x;
+            size = sizeof val.u;
         } else {
-            int v = (int)x;
-            memcpy(field, &v, sizeof v);
+            val.x = (int)x;
+            size = sizeof val.x;
         }
-        return 0;
+        break;
     }
-    case K_SHORT: {
-        uint8_t s;
+    case K_SHORT:
         if (strcasecmp(value, "last") == 0)
-            s = CB_SHORT_LAST;
+            val.u = CB_SHORT_LAST;
         else if (strcasecmp(value, "always") == 0)
-            s = CB_SHORT_ALWAYS;
+            val.u = CB_SHORT_ALWAYS;
         else if (strcasecmp(value, "never") == 0)
-            s = CB_SHORT_NEVER;
+            val.u = CB_SHORT_NEVER;
         else
             return set_err(err, errlen, "rules key '%s': bad value '%s' (expected last, always "
                            "or never)", key, value);
-        memcpy(field, &s, sizeof s);
-        return 0;
-    }
-    case K_FOUR: {
-        uint8_t f;
+        size = sizeof val.u;
+        break;
+    case K_FOUR:
         if (strcasecmp(value, "none") == 0)
-            f = 0;
+            val.u = 0;
         else if (strcmp(value, "2") == 0)
-            f = CB_FOUR_WITH_2;
+            val.u = CB_FOUR_WITH_2;
         else if (strcmp(value, "3") == 0)
-            f = CB_FOUR_WITH_3;
+            val.u = CB_FOUR_WITH_3;
         else if (strcasecmp(value, "both") == 0)
-            f = CB_FOUR_WITH_2 | CB_FOUR_WITH_3;
+            val.u = CB_FOUR_WITH_2 | CB_FOUR_WITH_3;
         else
             return set_err(err, errlen, "rules key '%s': bad value '%s' (expected none, 2, 3 or "
                            "both)", key, value);
-        memcpy(field, &f, sizeof f);
-        return 0;
+        size = sizeof val.u;
+        break;
     }
-    }
-    return set_err(err, errlen, "rules key '%s': internal error", key);
+    if (size == 0)
+        return set_err(err, errlen, "rules key '%s': internal error", key);
+    if (rules_game_check(i, r, &val, size, err, errlen) != 0)
+        return -1;
+    memcpy((char *)r + key_table[i].off, &val, size);
+    return 0;
 }
 
 /* Field by field (padding bytes are not reliably equal after struct copies). Every member of

@@ -7,16 +7,41 @@
  *                     instance in a forked worker, shim_process.c); process only (refused
  *                     with isolation = inproc, where they could not be honoured):
  *                     worker_memory_mb, worker_cpu_s (limits per worker, 0 = none, the
- *                     default), sandbox (on / off, the default: a seccomp allow-list)
+ *                     default), sandbox (on / off, the default: a seccomp allow-list);
+ *                     in either mode allow_plugin_paths (on / off, the default: see
+ *                     [strategy.NAME])
  *   [game]            rules = pdk16 | pdk15 | guanpai | ddz
  *   [rules]           flag overrides, each passed to cb_rules_set
- *   [strategy.NAME]   plugin = base name (NAME.so along the search path) or a path with a
- *                     '/'; every other key goes to the plugin's create() as a cb_param
- *   [seats]           0 / 1 / 2 = strategy name
+ *   [strategy.NAME]   plugin = base name (NAME.so along the search path), or a path with a
+ *                     '/' when [shim] allow_plugin_paths = true; every other key goes to the
+ *                     plugin's create() as a cb_param
+ *   [seats]           0 / 1 / 2 = strategy name: required, every seat named
  *   [table.ID]        0 / 1 / 2 = strategy name for table ID (other seats: [seats])
  *   [match]           free keys for the console host (read with cb_shim_get)
  *
  * Every message names the file, the group and the key: "FILE: [GROUP] KEY: what is wrong".
+ *
+ * Strict by design: what GKeyFile or a loose reading would accept silently is refused, each
+ * with its own message, because a config that quietly means something else than it says
+ * runs a whole match on it:
+ *  - [seats] is required and names a strategy at every seat 0..players-1. A seat left out
+ *    would be answered by the fallback (or the rules-only play) at every decision, which
+ *    looks like a working config. [table.ID] may still name only some seats: that is its purpose, the rest
+ *    come from [seats].
+ *  - A group written twice ([seats] ... [seats]) or a key written twice in one group
+ *    (plugin = twice) is refused: GKeyFile merges the groups and answers the later key. A key
+ *    with a locale (name[zh]) is another key than name.
+ *  - A [rules] key the game does not read (bao under ddz, rob under pdk16, ...) takes only
+ *    the value the game's preset holds. core/presets.c decides (cb_rules_set), the one place
+ *    for rules, so the CLI's --flag refuses the same.
+ *  - plugin = a path (anything with a '/') is refused unless [shim] allow_plugin_paths = true:
+ *    a base name can only name a NAME.so in a directory on the plugin search path, a path any
+ *    file the host can read. A config that may load code is code; the opt-in makes a config
+ *    that reaches outside the plugin directories say so.
+ *  - Only a regular file is read (stat, then open O_NONBLOCK and fstat the descriptor we
+ *    read: a FIFO would block the loader, a device or a directory is no config), of text (no
+ *    NUL byte) and of at most SHIM_CONF_MAX bytes; GKeyFile parses what was read.
+ *
  * The whole conf is built before anyone sees it, so a failed load changes nothing (the
  * reload keeps the old conf, nginx style). Each strategy's parameters are checked by
  * creating one instance and destroying it again — under process isolation in a short-lived
@@ -34,12 +59,19 @@
 #include "shim_process.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define SEATS_FROM_DEFAULT (-2)
+/* The largest config read: far beyond any real one (a few hundred tables), small enough that
+ * a wrong path to a huge regular file fails at once instead of filling memory. */
+#define SHIM_CONF_MAX (16 * 1024 * 1024)
 
 __attribute__((format(printf, 6, 7)))
 static void conf_err(char *err, size_t errlen, const char *file, const char *group,
@@ -123,8 +155,22 @@ static char *get_str(GKeyFile *kf, const shim_conf *c, const char *group, const 
     return v;
 }
 
+/* A switch: 1 (on, true, yes, 1), 0 (off, false, no, 0), -1 for anything else. */
+static int on_off(const char *v)
+{
+    static const char *const on[] = { "on", "true", "yes", "1" };
+    static const char *const off[] = { "off", "false", "no", "0" };
+    for (size_t j = 0; j < G_N_ELEMENTS(on); j++) {
+        if (g_ascii_strcasecmp(v, on[j]) == 0)
+            return 1;
+        if (g_ascii_strcasecmp(v, off[j]) == 0)
+            return 0;
+    }
+    return -1;
+}
+
 static int load_shim_group(GKeyFile *kf, shim_conf *c, char **plugin_dir, char **fallback,
-                           char *err, size_t errlen)
+                           bool *allow_paths, char *err, size_t errlen)
 {
     const char *g = "shim";
     gsize n = 0;
@@ -179,26 +225,20 @@ static int load_shim_group(GKeyFile *kf, shim_conf *c, char **plugin_dir, char *
             } else {
                 c->worker_cpu_s = (uint32_t)x;
             }
-        } else if (strcmp(k, "sandbox") == 0) {
-            static const char *const on[] = { "on", "true", "yes", "1" };
-            static const char *const off[] = { "off", "false", "no", "0" };
-            int b = -1;
-            for (size_t j = 0; j < G_N_ELEMENTS(on); j++) {
-                if (g_ascii_strcasecmp(v, on[j]) == 0)
-                    b = 1;
-                if (g_ascii_strcasecmp(v, off[j]) == 0)
-                    b = 0;
-            }
+        } else if (strcmp(k, "sandbox") == 0 || strcmp(k, "allow_plugin_paths") == 0) {
+            int b = on_off(v);
             if (b < 0) {
                 conf_err(err, errlen, c->file, g, k, "bad value '%s' (on or off)", v);
                 rc = -1;
-            } else {
+            } else if (strcmp(k, "sandbox") == 0) {
                 c->sandbox = b;
+            } else {
+                *allow_paths = b;
             }
         } else {
             conf_err(err, errlen, c->file, g, k,
                      "unknown key (plugin_dir, fallback, budget_ms, isolation, sandbox, "
-                     "worker_memory_mb, worker_cpu_s)");
+                     "worker_memory_mb, worker_cpu_s, allow_plugin_paths)");
             rc = -1;
         }
         g_free(v);
@@ -310,7 +350,8 @@ static shim_plugin *conf_plugin(shim_conf *c, const shim_conf *prev, shim_names 
 }
 
 static int load_strategy(GKeyFile *kf, shim_conf *c, const shim_conf *prev, shim_names *names,
-                         const char *group, const char *plugin_dir, char *err, size_t errlen)
+                         const char *group, const char *plugin_dir, bool allow_paths,
+                         char *err, size_t errlen)
 {
     const char *name = group + strlen("strategy.");
     if (!valid_name(name)) {
@@ -327,6 +368,16 @@ static int load_strategy(GKeyFile *kf, shim_conf *c, const shim_conf *prev, shim
         return -1;
     if (!*pv) {
         conf_err(err, errlen, c->file, group, "plugin", "empty value");
+        g_free(pv);
+        return -1;
+    }
+    /* a base name can only name a NAME.so in a directory the operator put on the search
+     * path; a path can name any file the host may read, so it needs the config's word */
+    if (strchr(pv, '/') && !allow_paths) {
+        conf_err(err, errlen, c->file, group, "plugin",
+                 "'%s' is a path; plugin takes a base name, NAME for NAME.so along the plugin "
+                 "search path ([shim] plugin_dir, CARDBOT_PLUGIN_PATH, the defaults). To load a "
+                 "plugin by its path set [shim] allow_plugin_paths = true", pv);
         g_free(pv);
         return -1;
     }
@@ -493,6 +544,7 @@ static int conf_build(GKeyFile *kf, shim_conf *c, const shim_conf *prev, shim_na
     gsize ng = 0;
     char **groups = g_key_file_get_groups(kf, &ng);
     char *plugin_dir = NULL, *fallback = NULL;
+    bool allow_paths = false;
     int rc = -1;
 
     for (gsize i = 0; i < ng; i++) {
@@ -502,14 +554,14 @@ static int conf_build(GKeyFile *kf, shim_conf *c, const shim_conf *prev, shim_na
             goto out;
         }
     }
-    if (load_shim_group(kf, c, &plugin_dir, &fallback, err, errlen) != 0 ||
+    if (load_shim_group(kf, c, &plugin_dir, &fallback, &allow_paths, err, errlen) != 0 ||
         load_game(kf, c, err, errlen) != 0 || load_rules(kf, c, err, errlen) != 0)
         goto out;
 
     c->strat = g_new0(shim_strategy, ng ? ng : 1);
     for (gsize i = 0; i < ng; i++)
         if (g_str_has_prefix(groups[i], "strategy.") &&
-            load_strategy(kf, c, prev, names, groups[i], plugin_dir, err, errlen) != 0)
+            load_strategy(kf, c, prev, names, groups[i], plugin_dir, allow_paths, err, errlen) != 0)
             goto out;
 
     if (fallback) {
@@ -519,8 +571,26 @@ static int conf_build(GKeyFile *kf, shim_conf *c, const shim_conf *prev, shim_na
             goto out;
         }
     }
+    /* [seats] is required and names every seat: a seat left out would be answered by the
+     * fallback (or the rules-only play) for the whole match without a word, which reads as
+     * a config that works. [table.ID] may name only some seats: the others are [seats]'. */
+    if (!g_key_file_has_group(kf, "seats")) {
+        conf_err(err, errlen, c->file, "seats", NULL, "missing group: it names the strategy "
+                 "at each seat, 0 = NAME .. %d = NAME", c->rules.players - 1);
+        goto out;
+    }
     if (load_seating(kf, c, "seats", c->seats, err, errlen) != 0)
         goto out;
+    for (int i = 0; i < c->rules.players; i++) {
+        if (c->seats[i] < 0) {
+            char k[16];
+            snprintf(k, sizeof k, "%d", i);
+            conf_err(err, errlen, c->file, "seats", k, "missing: every seat 0..%d needs a "
+                     "strategy ([table.ID] groups may name only some seats, not [seats])",
+                     c->rules.players - 1);
+            goto out;
+        }
+    }
     for (gsize i = 0; i < ng; i++) {
         if (!g_str_has_prefix(groups[i], "table."))
             continue;
@@ -545,6 +615,170 @@ out:
     return rc;
 }
 
+/* What a file that is not a regular one is, for the message. */
+static const char *file_kind(mode_t m)
+{
+    return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device"
+         : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+/* The config file's bytes (g_free; NUL-terminated, *len without the NUL), or NULL with a
+ * message. Only a regular file is read: a FIFO would block the loader until some writer
+ * came (and a reload runs on a host thread), a directory or a device is no config, and
+ * reading /dev/zero would never end. The stat() before the open keeps us from opening a
+ * device at all (opening some has effects); the decision itself is fstat() on the descriptor
+ * we read, so a path swapped between the two is still caught. O_NONBLOCK: the open of a FIFO
+ * returns at once instead of waiting for a writer (it means nothing for a regular file). */
+static char *read_conf_file(const char *path, gsize *len, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        conf_err(err, errlen, path, NULL, NULL, "cannot read: %s, not a regular file (a config "
+                 "is read from a file)", file_kind(st.st_mode));
+        return NULL;
+    }
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        conf_err(err, errlen, path, NULL, NULL, "cannot read: %s", g_strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0) {
+        conf_err(err, errlen, path, NULL, NULL, "cannot read: %s", g_strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        conf_err(err, errlen, path, NULL, NULL, "cannot read: %s, not a regular file (a config "
+                 "is read from a file)", file_kind(st.st_mode));
+        close(fd);
+        return NULL;
+    }
+    GString *buf = g_string_sized_new(st.st_size > 0 && st.st_size < SHIM_CONF_MAX ? (gsize)st.st_size + 1 : 4096);
+    char chunk[8192];
+    for (;;) {
+        ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            conf_err(err, errlen, path, NULL, NULL, "cannot read: %s", g_strerror(errno));
+            break;
+        }
+        if (n == 0) {
+            close(fd);
+            *len = buf->len;
+            return g_string_free(buf, FALSE);
+        }
+        if (buf->len + (gsize)n > SHIM_CONF_MAX) {
+            conf_err(err, errlen, path, NULL, NULL, "cannot read: larger than %d bytes, too "
+                     "large for a config", SHIM_CONF_MAX);
+            break;
+        }
+        g_string_append_len(buf, chunk, n);
+    }
+    close(fd);
+    g_string_free(buf, TRUE);
+    return NULL;
+}
+
+/* A group written twice. GKeyFile merges the second [NAME] into the first, so two [seats]
+ * or two [strategy.x] — a copy-paste slip — would run as one group, keys of both, the later
+ * winning, and no API of GKeyFile tells: its groups are a set by the time it is loaded. So
+ * this one scan looks at the text itself, for group header lines only (values are GKeyFile's
+ * to parse). It runs after GKeyFile accepted the text, and takes a header exactly as
+ * GKeyFile does: lines end at '\n', leading blanks go, a line starting with '[' is then a
+ * group (no key may start with one) and the name runs to its last ']'. */
+static int check_groups_once(const char *data, gsize len, const char *file, char *err, size_t errlen)
+{
+    GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    int rc = 0, line = 0;
+    for (gsize i = 0; i < len && rc == 0;) {
+        const char *l = data + i;
+        const char *nl = memchr(l, '\n', len - i);
+        gsize n = nl ? (gsize)(nl - l) : len - i;
+        i += n + 1;
+        line++;
+        while (n > 0 && g_ascii_isspace(*l)) {
+            l++;
+            n--;
+        }
+        if (n == 0 || *l != '[')
+            continue;
+        const char *end = l + n - 1; /* the last ']' */
+        while (end > l && *end != ']')
+            end--;
+        if (end == l)
+            continue; /* not a header GKeyFile would take (it refused such a line already) */
+        char *name = g_strndup(l + 1, (gsize)(end - l - 1));
+        int first = GPOINTER_TO_INT(g_hash_table_lookup(seen, name));
+        if (first) {
+            conf_err(err, errlen, file, name, NULL, "group written twice (lines %d and %d): "
+                     "GKeyFile would merge them into one; write each group once", first, line);
+            g_free(name);
+            rc = -1;
+        } else {
+            g_hash_table_insert(seen, name, GINT_TO_POINTER(line));
+        }
+    }
+    g_hash_table_destroy(seen);
+    return rc;
+}
+
+/* A key written twice in a group: GKeyFile keeps both lines but answers every lookup with the
+ * later one, so `plugin =` twice would load one plugin while the file shows two. Its key list
+ * (g_key_file_get_keys) does hold a key once per line, which is what tells. A translated key
+ * (key[zh]) is a key of its own name, as GKeyFile treats it. */
+static int check_keys_once(GKeyFile *kf, const char *file, char *err, size_t errlen)
+{
+    gsize ng = 0;
+    char **groups = g_key_file_get_groups(kf, &ng);
+    int rc = 0;
+    for (gsize i = 0; i < ng && rc == 0; i++) {
+        gsize nk = 0;
+        char **keys = g_key_file_get_keys(kf, groups[i], &nk, NULL);
+        GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+        for (gsize j = 0; keys && j < nk && rc == 0; j++) {
+            if (!g_hash_table_add(seen, keys[j])) {
+                conf_err(err, errlen, file, groups[i], keys[j], "key written twice in the "
+                         "group (GKeyFile would use only the last); write each key once");
+                rc = -1;
+            }
+        }
+        g_hash_table_destroy(seen);
+        g_strfreev(keys);
+    }
+    g_strfreev(groups);
+    return rc;
+}
+
+/* The text of the config, parsed by GKeyFile, refused when it holds a group or a key twice. */
+static GKeyFile *parse_conf(const char *path, char *err, size_t errlen)
+{
+    gsize len = 0;
+    char *data = read_conf_file(path, &len, err, errlen);
+    if (!data)
+        return NULL;
+    GKeyFile *kf = g_key_file_new();
+    GError *ge = NULL;
+    const char *nul = memchr(data, '\0', len);
+    if (nul) {
+        /* text only: GKeyFile would read a line up to its NUL and the scan above past it */
+        int line = 1;
+        for (const char *p = data; p < nul; p++)
+            line += *p == '\n';
+        conf_err(err, errlen, path, NULL, NULL, "a NUL byte on line %d: a config is text", line);
+    } else if (!g_key_file_load_from_data(kf, data, len, G_KEY_FILE_NONE, &ge)) {
+        conf_err(err, errlen, path, NULL, NULL, "%s", ge ? ge->message : "cannot parse");
+        g_clear_error(&ge);
+    } else if (check_groups_once(data, len, path, err, errlen) == 0 &&
+               check_keys_once(kf, path, err, errlen) == 0) {
+        g_free(data);
+        return kf;
+    }
+    g_free(data);
+    g_key_file_free(kf);
+    return NULL;
+}
+
 shim_conf *shim_conf_load(const char *path, const shim_conf *prev, unsigned gen,
                           shim_names *names, char *err, size_t errlen)
 {
@@ -567,20 +801,10 @@ shim_conf *shim_conf_load(const char *path, const shim_conf *prev, unsigned gen,
     c->tables = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
     c->kv = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 
-    GKeyFile *kf = g_key_file_new();
-    GError *ge = NULL;
-    int rc;
-    if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &ge)) {
-        if (ge && ge->domain == G_FILE_ERROR)
-            conf_err(err, errlen, path, NULL, NULL, "cannot read: %s", ge->message);
-        else
-            conf_err(err, errlen, path, NULL, NULL, "%s", ge ? ge->message : "cannot parse");
-        g_clear_error(&ge);
-        rc = -1;
-    } else {
-        rc = conf_build(kf, c, prev, names, err, errlen);
-    }
-    g_key_file_free(kf);
+    GKeyFile *kf = parse_conf(path, err, errlen);
+    int rc = kf ? conf_build(kf, c, prev, names, err, errlen) : -1;
+    if (kf)
+        g_key_file_free(kf);
     if (rc != 0) {
         conf_free(c);
         return NULL;

@@ -1,7 +1,8 @@
 /* cardbot shim — the plugin search path (shim_path.c): where `plugin = NAME` of a
  * [strategy.NAME] group is found.
  *
- * A value with a '/' is a path (relative: to the config file's directory). A base name is
+ * A value with a '/' is a path (relative: to the config file's directory), which the config
+ * loader accepts only under [shim] allow_plugin_paths = true (shim_config.c). A base name is
  * searched as NAME.so along, in this order, the first regular file found winning:
  *
  *   1. [shim] plugin_dir: directories separated by ':' or ';' (';' is GKeyFile's own list

@@ -3,12 +3,12 @@
 # Ends with "N passed, N failed" over binaries (a binary passes when it exits 0).
 #   sh tests/run.sh [BUILD_DIR [NAME...]]   NAMEs: only these tests (e.g. test_tsan_reload);
 #                                           a NAME that was not built counts as failed
-# Each binary gets CB_TEST_TIMEOUT seconds (default 600; the slowest, test_match under ASan,
+# Each binary gets CB_TEST_TIMEOUT seconds (default 1200; the slowest, test_match under ASan,
 # takes a few minutes): a test that hangs — a deadline regression, a lost wakeup — fails the
 # run and is named, instead of stalling it.
 B=${1:-build/plain}
 [ $# -gt 0 ] && shift
-LIMIT=${CB_TEST_TIMEOUT:-600}
+LIMIT=${CB_TEST_TIMEOUT:-1200}
 named=$#
 if [ "$named" -gt 0 ]; then
   for n in "$@"; do set -- "$@" "$B/tests/$n"; shift; done

@@ -1031,10 +1031,61 @@ static void test_house_rule_keys(void **state)
     assert_false(cb_play_legal(&r, &ctx, counts(&r, "33344456"), &m, NULL, 0));
 }
 
+/* A key the rules' game never reads (rules.h marks each member's game) takes only the value
+ * that game's preset holds, which changes nothing; any other value is refused naming the key
+ * and the preset, the rules unchanged. The config's [rules] and the CLI's --flag come here. */
+static void test_keys_of_other_games(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *preset, *key, *value;
+    } refused[] = {
+        {"ddz", "bao", "true"},           {"ddz", "bao_points", "10"},      {"ddz", "card_points", "1"},
+        {"ddz", "spring_double", "true"}, {"ddz", "bomb_points", "10"},     {"ddz", "aaa_bomb", "true"},
+        {"ddz", "short_triple", "last"},  {"ddz", "four_with", "both"},     {"ddz", "spade3_first", "true"},
+        {"ddz", "four_two_same", "true"}, {"noip2015", "rob", "true"},      {"noip2015", "rocket_kickers", "true"},
+        {"noip2015", "bao", "true"},      {"pdk16", "rob", "true"},         {"pdk15", "rocket_kickers", "true"},
+        {"guanpai", "four_two_same", "true"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        cb_rules r, x;
+        make_rules(refused[i].preset, "", &r);
+        x = r;
+        char err[300] = "";
+        if (cb_rules_set(&x, refused[i].key, refused[i].value, err, sizeof err) != -1)
+            fail_msg("%s: %s = %s accepted", refused[i].preset, refused[i].key, refused[i].value);
+        if (!strstr(err, refused[i].key) || !strstr(err, refused[i].preset))
+            fail_msg("%s: %s = %s: \"%s\" names neither", refused[i].preset, refused[i].key, refused[i].value, err);
+        assert_true(cb_rules_equal(&x, &r));
+    }
+    /* each game's own values of the keys it does not read: written back, nothing changes */
+    static const struct {
+        const char *presets, *flags;
+    } own[] = {
+        {"ddz", "bao=false,bao_points=0,card_points=0,spring_double=false,bomb_points=0,aaa_bomb=false"},
+        {"ddz", "short_triple=always,four_with=none,spade3_first=false,four_two_same=false"},
+        {"ddz", "plane_single_wings=false,plane_pair_wings=false,short_follow=true,max_pair_chain=0"},
+        {"noip2015", "rob=false,rocket_kickers=false,bao=false,short_triple=always,spade3_first=false"},
+        {"pdk16", "rob=false,rocket_kickers=false,four_two_same=false"},
+        {"guanpai", "rob=false,rocket_kickers=false,four_two_same=false"},
+    };
+    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
+        cb_rules r, x;
+        make_rules(own[i].presets, "", &r);
+        make_rules(own[i].presets, own[i].flags, &x);
+        assert_true(cb_rules_equal(&x, &r));
+    }
+    /* the keys every game reads stay settable everywhere */
+    cb_rules r;
+    make_rules("ddz", "must_beat=true,must_beat_bomb=true,warn_single=true,min_pair_chain=2", &r);
+    assert_true(r.must_beat && r.must_beat_bomb && r.warn_single && r.min_pair_chain == 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_house_rule_keys),
+        cmocka_unit_test(test_keys_of_other_games),
         cmocka_unit_test(test_classify_table),
         cmocka_unit_test(test_readings_consistent),
         cmocka_unit_test(test_reading_rows),

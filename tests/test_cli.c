@@ -166,6 +166,9 @@ static void test_moves(void **state)
     /* 报单必顶: the next seat holds one card, so a single must be the highest. */
     MOVES("3\n5\n9\n", "--rules", "pdk16", "--hand", "359");
     MOVES("9\n", "--rules", "pdk16", "--hand", "359", "--next-has-one");
+    /* a flag of another game at its value in this game's preset changes nothing: accepted */
+    MOVES("3\n", "--rules", "ddz", "--flag", "bao=false", "--flag", "short_triple=always", "--hand", "3");
+    MOVES("3\n", "--rules", "pdk16", "--flag", "rob=false", "--hand", "3");
 }
 
 /* ---- minhands ---- */
@@ -310,6 +313,13 @@ static const bad_case bad_cases[] = {
     {NULL, "KEY=VALUE", {"classify", "--rules", "ddz", "--flag", "must_beat", "333"}},
     {NULL, "KEY=VALUE", {"classify", "--rules", "ddz", "--flag", "=1", "333"}},
     {NULL, "min_pair_chain", {"classify", "--rules", "pdk16", "--flag", "min_pair_chain=9", "3"}},
+    /* a flag the game does not play: refused naming it, as a config's [rules] key is */
+    {NULL, "'bao': a PDK rule, not used by ddz", {"moves", "--rules", "ddz", "--flag", "bao=true", "--hand", "3"}},
+    {NULL, "'short_triple'", {"classify", "--rules", "ddz", "--flag", "short_triple=never", "333"}},
+    {NULL, "'card_points'", {"classify", "--rules", "ddz", "--flag", "card_points=2", "3"}},
+    {NULL, "'rob': a DDZ rule, not used by pdk16", {"moves", "--rules", "pdk16", "--flag", "rob=true", "--hand", "3"}},
+    {NULL, "'rocket_kickers'", {"classify", "--rules", "guanpai", "--flag", "rocket_kickers=on", "3"}},
+    {NULL, "'four_two_same'", {"classify", "--rules", "ddz", "--flag", "four_two_same=true", "3"}},
     {NULL, "CARDS", {"classify", "--rules", "ddz"}},
     {NULL, "CARDS", {"classify", "--rules", "ddz", ""}},
     {NULL, "at most 20", {"moves", "--rules", "ddz", "--hand", "33334444555566667777X"}},

@@ -130,7 +130,7 @@ static void test_config(void **state)
 {
     fx *f = *state;
     int fds = count_fds();
-    char *p = cbt_conf_tp(f, PDK_LO PROC "[seats]\n0 = lo\n");
+    char *p = cbt_conf_tp(f, PDK_LO PROC "[seats]\n0 = lo\n1 = lo\n2 = lo\n");
     cb_shim *s = cbt_open_ok(f, p);
     /* the parameter check at open ran in a worker that is gone again */
     assert_int_equal(children(NULL, NULL, 0), 0);
@@ -159,7 +159,7 @@ static void test_config(void **state)
 static void test_table_create_fails(void **state)
 {
     fx *f = *state;
-    char *p = cbt_conf_tp(f, PDK_LO PROC "[strategy.f]\nplugin = failing\ncreate = env\n[seats]\n0 = lo\n2 = f\n");
+    char *p = cbt_conf_tp(f, PDK_LO PROC "[strategy.f]\nplugin = failing\ncreate = env\n[seats]\n0 = lo\n1 = lo\n2 = f\n");
     g_unsetenv("CB_TEST_FAIL_CREATE");
     cb_shim *s = cbt_open_ok(f, p);
     char err[1024] = "";
@@ -169,9 +169,9 @@ static void test_table_create_fails(void **state)
     assert_non_null(strstr(err, p));
     assert_non_null(strstr(err, "[strategy.f]"));
     assert_non_null(strstr(err, "CB_TEST_FAIL_CREATE"));
-    assert_int_equal(children(NULL, NULL, 0), 0); /* seat 0's worker went with the table */
+    assert_int_equal(children(NULL, NULL, 0), 0); /* seats 0 and 1's workers went with the table */
     cb_table *t = cbt_table_ok(f, s, NULL);
-    assert_int_equal(children(NULL, NULL, 0), 2);
+    assert_int_equal(children(NULL, NULL, 0), 3);
     f->api.table_free(t);
     f->api.free(s);
     g_free(p);
@@ -331,7 +331,7 @@ static void test_restart(void **state)
     static const int reason[] = { CB_FB_CRASHED, CB_FB_CRASHED, CB_FB_LATE };
     for (int k = 0; k < 3; k++) {
         char *p = cbt_conf_tp(f, PDK_LO PROC FAULT_BUDGET "fallback = lo\n"
-                                 "[strategy.bad]\n%s[seats]\n0 = bad\n1 = lo\n", params[k]);
+                                 "[strategy.bad]\n%s[seats]\n0 = bad\n1 = lo\n2 = lo\n", params[k]);
         cb_shim *s = cbt_open_ok(f, p);
         cb_table *t = cbt_table_ok(f, s, NULL);
         const cb_rules *r = f->api.rules(s);
@@ -363,7 +363,7 @@ static void test_restart(void **state)
 static void test_backoff(void **state)
 {
     fx *f = *state;
-    char *p = cbt_conf_tp(f, PDK_LO PROC "[strategy.bad]\nplugin = crash\n[seats]\n0 = bad\n");
+    char *p = cbt_conf_tp(f, PDK_LO PROC "[strategy.bad]\nplugin = crash\n[seats]\n0 = bad\n1 = lo\n2 = lo\n");
     cb_shim *s = cbt_open_ok(f, p);
     cb_table *t = cbt_table_ok(f, s, NULL);
     cbt_vb b;
@@ -378,7 +378,7 @@ static void test_backoff(void **state)
         if (want[i] == 'N')
             assert_non_null(strstr(d.explain, "restart in"));
     }
-    assert_int_equal(children(NULL, NULL, 0), 0);
+    assert_int_equal(children("cbw-bad", NULL, 0), 0); /* only seats 1 and 2's workers live */
     f->api.table_free(t);
     f->api.free(s);
     g_free(p);
@@ -390,7 +390,7 @@ static void test_slow(void **state)
 {
     fx *f = *state;
     char *p = cbt_conf_tp(f, PDK_LO PROC "budget_ms = 50\n"
-                             "[strategy.slow]\nplugin = slow\nsleep_ms = 400\n[seats]\n0 = slow\n");
+                             "[strategy.slow]\nplugin = slow\nsleep_ms = 400\n[seats]\n0 = slow\n1 = lo\n2 = lo\n");
     cb_shim *s = cbt_open_ok(f, p);
     cb_table *t = cbt_table_ok(f, s, NULL);
     cbt_vb b;
@@ -406,7 +406,7 @@ static void test_slow(void **state)
 
     /* budget 1500 ms: margin 85 ms; an answer after 1505 ms is late but used */
     p = cbt_conf_tp(f, PDK_LO PROC "budget_ms = 1500\n"
-                       "[strategy.slow]\nplugin = slow\nsleep_ms = 1505\n[seats]\n0 = slow\n");
+                       "[strategy.slow]\nplugin = slow\nsleep_ms = 1505\n[seats]\n0 = slow\n1 = lo\n2 = lo\n");
     s = cbt_open_ok(f, p);
     t = cbt_table_ok(f, s, NULL);
     view_play(&b, f->api.rules(s), 0, H1, NULL);
@@ -432,7 +432,7 @@ static void test_garbage(void **state)
     for (int iso = 0; iso < 2; iso++) {
         for (int k = 0; k < 3; k++) {
             char *p = cbt_conf_tp(f, PDK_LO "[shim]\nisolation = %s\n"
-                                     "[strategy.g]\nplugin = garbage\nmode = %s\n[seats]\n0 = g\n1 = lo\n",
+                                     "[strategy.g]\nplugin = garbage\nmode = %s\n[seats]\n0 = g\n1 = lo\n2 = lo\n",
                                   iso ? "process" : "inproc", modes[k]);
             cb_shim *s = cbt_open_ok(f, p);
             cb_table *t = cbt_table_ok(f, s, NULL);
@@ -467,7 +467,7 @@ static void test_garbage(void **state)
 static void test_idle_death(void **state)
 {
     fx *f = *state;
-    char *p = cbt_conf_tp(f, PDK_LO PROC "[strategy.victim]\nplugin = lowest\n[seats]\n0 = victim\n1 = lo\n");
+    char *p = cbt_conf_tp(f, PDK_LO PROC "[strategy.victim]\nplugin = lowest\n[seats]\n0 = victim\n1 = lo\n2 = lo\n");
     cb_shim *s = cbt_open_ok(f, p);
     cb_table *t = cbt_table_ok(f, s, NULL);
     cbt_vb b;
@@ -578,14 +578,13 @@ static void test_same_answers_lowest(void **state)
 static void test_same_answers_heuristic(void **state)
 {
     fx *f = *state;
+    /* heuristic.so of this build: found by its base name next to the shim library */
     char *so = g_build_filename(f->build, "plugins", "heuristic.so", NULL);
     if (!g_file_test(so, G_FILE_TEST_EXISTS)) {
         g_free(so);
         skip();
     }
-    char *grp = g_strdup_printf("[strategy.x]\nplugin = %s\nlevel = 6\n", so);
-    same_answers(f, "heuristic level 6", grp, 12);
-    g_free(grp);
+    same_answers(f, "heuristic level 6", "[strategy.x]\nplugin = heuristic\nlevel = 6\n", 12);
     g_free(so);
 }
 
@@ -880,13 +879,14 @@ static void test_ctor_crash(void **state)
         assert_string_equal(msg[0], msg[1]);
     }
     g_setenv("CB_TEST_CTOR_CRASH", "1", TRUE);
-    char *p = cbt_conf_tp(f, PDK_LO PROC "[strategy.bad]\nplugin = ctorcrash\n[seats]\n0 = bad\n1 = lo\n");
+    char *p = cbt_conf_tp(f, PDK_LO PROC "[strategy.bad]\nplugin = ctorcrash\n[seats]\n0 = bad\n1 = lo\n2 = lo\n");
     cbt_expect_open_error(f, p, p, "[strategy.bad]", "plugin crashed while loading", "ctorcrash.so",
                           "signal 11", NULL);
     assert_int_equal(children(NULL, NULL, 0), 0);
 
     /* a running config, then a reload that would seat it */
-    char *good = g_strdup_printf("[shim]\nplugin_dir = %s\n" PDK_LO PROC "[seats]\n0 = lo\n1 = lo\n", f->tplugs);
+    char *good = g_strdup_printf("[shim]\nplugin_dir = %s\nisolation = process\n" PDK_LO
+                                 "[seats]\n0 = lo\n1 = lo\n2 = lo\n", f->tplugs);
     cbt_rewrite(p, good);
     cb_shim *s = cbt_open_ok(f, p);
     cb_table *t = cbt_table_ok(f, s, NULL);
@@ -894,8 +894,8 @@ static void test_ctor_crash(void **state)
     view_play(&b, f->api.rules(s), 0, H1, NULL);
     cb_decision d = CBT_DEC;
     assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_OK);
-    char *bad = g_strdup_printf("[shim]\nplugin_dir = %s\n" PDK_LO PROC
-                                "[strategy.bad]\nplugin = ctorcrash\n[seats]\n0 = bad\n1 = lo\n", f->tplugs);
+    char *bad = g_strdup_printf("[shim]\nplugin_dir = %s\nisolation = process\n" PDK_LO
+                                "[strategy.bad]\nplugin = ctorcrash\n[seats]\n0 = bad\n1 = lo\n2 = lo\n", f->tplugs);
     cbt_rewrite(p, bad);
     char err[1024] = "";
     assert_int_equal(f->api.reload(s, err, sizeof err), -1);
@@ -908,7 +908,7 @@ static void test_ctor_crash(void **state)
     assert_int_equal(f->api.seat_info(t, 0, &si), 0);
     assert_int_equal(si.config_gen, 1);
     assert_string_equal(si.strategy, "lo");
-    assert_int_equal(children(NULL, NULL, 0), 2);
+    assert_int_equal(children(NULL, NULL, 0), 3);
     /* the same file, once its constructor behaves: the reload loads it, the seat runs it */
     g_unsetenv("CB_TEST_CTOR_CRASH");
     assert_int_equal(f->api.reload(s, err, sizeof err), 0);
@@ -933,7 +933,7 @@ static void test_process_group(void **state)
     fx *f = *state;
     for (int crash = 0; crash < 2; crash++) {
         char *p = cbt_conf_tp(f, PDK_LO PROC FAULT_BUDGET "fallback = lo\n"
-                                 "[strategy.fk]\nplugin = forker\ncrash = %d\n[seats]\n0 = fk\n1 = lo\n", crash);
+                                 "[strategy.fk]\nplugin = forker\ncrash = %d\n[seats]\n0 = fk\n1 = lo\n2 = lo\n", crash);
         cb_shim *s = cbt_open_ok(f, p);
         cb_table *t = cbt_table_ok(f, s, NULL);
         pid_t w[4];
@@ -1123,7 +1123,7 @@ static void test_limits(void **state)
 
     /* budget far above the CPU limit: the worker dies of SIGXCPU, not of the deadline */
     p = cbt_conf_tp(f, PDK_LO PROC "worker_cpu_s = 1\nbudget_ms = 60000\n"
-                       "[strategy.spin]\nplugin = hang\nmode = spin\n[seats]\n0 = spin\n");
+                       "[strategy.spin]\nplugin = hang\nmode = spin\n[seats]\n0 = spin\n1 = lo\n2 = lo\n");
     s = cbt_open_ok(f, p);
     t = cbt_table_ok(f, s, NULL);
     cbt_vb b;
@@ -1168,7 +1168,7 @@ static void test_sandbox(void **state)
     g_free(p);
 
     /* without the sandbox the plugin does get out: the test plugin really tries */
-    p = cbt_conf_tp(f, PDK_LO PROC "[strategy.esc]\nplugin = escape\n[seats]\n0 = esc\n");
+    p = cbt_conf_tp(f, PDK_LO PROC "[strategy.esc]\nplugin = escape\n[seats]\n0 = esc\n1 = lo\n2 = lo\n");
     cb_shim *s = cbt_open_ok(f, p);
     cb_table *t = cbt_table_ok(f, s, NULL);
     cbt_vb b;
@@ -1199,16 +1199,17 @@ static void test_sandbox(void **state)
     g_free(p);
     assert_int_equal(children(NULL, NULL, 0), 0);
 
-    /* the real plugins under the sandbox: heuristic gives its in-process answers exactly;
-     * ismcts with two search threads (clone) answers every decision itself */
+    /* the real plugins under the sandbox (this build's, found by base name next to the shim
+     * library): heuristic gives its in-process answers exactly; ismcts with two search
+     * threads (clone) answers every decision itself */
     char *so = g_build_filename(f->build, "plugins", "heuristic.so", NULL);
     char *ism = g_build_filename(f->build, "plugins", "ismcts.so", NULL);
     if (g_file_test(so, G_FILE_TEST_EXISTS)) {
         char *pa = cbt_conf_tp(f, "[game]\nrules = pdk16\n[rules]\nbao = true\n[shim]\nbudget_ms = 60000\n"
-                                  "[strategy.x]\nplugin = %s\nlevel = 6\n[seats]\n0 = x\n1 = x\n2 = x\n", so);
+                                  "[strategy.x]\nplugin = heuristic\nlevel = 6\n[seats]\n0 = x\n1 = x\n2 = x\n");
         char *pb = cbt_conf_tp(f, "[game]\nrules = pdk16\n[rules]\nbao = true\n" PROC "budget_ms = 60000\n"
-                                  "sandbox = on\n[strategy.x]\nplugin = %s\nlevel = 6\n"
-                                  "[seats]\n0 = x\n1 = x\n2 = x\n", so);
+                                  "sandbox = on\n[strategy.x]\nplugin = heuristic\nlevel = 6\n"
+                                  "[seats]\n0 = x\n1 = x\n2 = x\n");
         cb_shim *sa = cbt_open_ok(f, pa), *sb = cbt_open_ok(f, pb);
         cb_table *ta = cbt_table_ok(f, sa, NULL), *tb = cbt_table_ok(f, sb, NULL);
         int k = compare_games(f, ta, tb, f->api.rules(sa), 4, 99u);
@@ -1222,8 +1223,8 @@ static void test_sandbox(void **state)
     }
     if (g_file_test(ism, G_FILE_TEST_EXISTS)) {
         p = cbt_conf_tp(f, "[game]\nrules = pdk16\n[rules]\nbao = true\n" PROC "budget_ms = 60000\n"
-                           "sandbox = on\n[strategy.m]\nplugin = %s\niterations = 200\nthreads = 2\n"
-                           "[seats]\n0 = m\n1 = m\n2 = m\n", ism);
+                           "sandbox = on\n[strategy.m]\nplugin = ismcts\niterations = 200\nthreads = 2\n"
+                           "[seats]\n0 = m\n1 = m\n2 = m\n");
         s = cbt_open_ok(f, p);
         t = cbt_table_ok(f, s, NULL);
         int r2[CB_FB_NREASONS] = { 0 };

@@ -3,7 +3,7 @@
  * Two builds of one test plugin, tests/plugins/deploy1.c and deploy2.c (name "deploy",
  * version "1" / "2", each answer signed "deploy vN"), are copied in turn over one path in a
  * temp dir the way deploy tools do it: a new file beside the old one, rename()d over it. A
- * config names that path. dlopen() alone would hand back the old build after such a rename
+ * config finds it there by its base name (the temp dir on [shim] plugin_dir). dlopen() alone would hand back the old build after such a rename
  * while the old config still holds it; the shim must load the new bytes (shim_loader.c), keep
  * an unchanged file's loaded code, and report both through cb_table_seat_info. Every check
  * runs under isolation = inproc and isolation = process. Views come from the game engine, so
@@ -122,13 +122,20 @@ static void file_is(const cb_seat_info *si, const char *path, const char *sha)
     assert_string_equal(si->sha256, sha);
 }
 
-/* A config seating strategy d (plugin at path dst) and lo (lowest) as seats says. */
+/* A config seating strategy d (the plugin file dst, NAME.so, found as `plugin = NAME` in
+ * dst's directory put first on plugin_dir) and lo (lowest) as seats says. */
 static char *conf_body(fx *f, bool process, const char *dst, const char *seats)
 {
-    return g_strdup_printf("[shim]\nplugin_dir = %s\nisolation = %s\n[game]\nrules = pdk16\n"
-                           "[rules]\nbao = false\n[strategy.d]\nplugin = %s\n"
-                           "[strategy.lo]\nplugin = lowest\n[seats]\n%s",
-                           f->tplugs, process ? "process" : "inproc", dst, seats);
+    char *dir = g_path_get_dirname(dst), *file = g_path_get_basename(dst);
+    assert_true(g_str_has_suffix(file, ".so"));
+    file[strlen(file) - 3] = '\0';
+    char *body = g_strdup_printf("[shim]\nplugin_dir = %s:%s\nisolation = %s\n[game]\nrules = pdk16\n"
+                                 "[rules]\nbao = false\n[strategy.d]\nplugin = %s\n"
+                                 "[strategy.lo]\nplugin = lowest\n[seats]\n%s",
+                                 dir, f->tplugs, process ? "process" : "inproc", file, seats);
+    g_free(dir);
+    g_free(file);
+    return body;
 }
 
 static void run_deploy(fx *f, bool process)
@@ -293,24 +300,14 @@ static void test_two_shims(void **state)
     g_free(p);
 }
 
-/* cb_table_seat_info's arguments, an empty seat, and struct_size. */
+/* cb_table_seat_info's arguments and struct_size. */
 static void test_seat_info_args(void **state)
 {
     fx *f = *state;
-    char *p = cbt_conf_tp(f, "[game]\nrules = pdk16\n[strategy.lo]\nplugin = lowest\n[seats]\n1 = lo\n");
+    char *p = cbt_conf_tp(f, "[game]\nrules = pdk16\n[strategy.lo]\nplugin = lowest\n[seats]\n0 = lo\n1 = lo\n2 = lo\n");
     cb_shim *s = cbt_open_ok(f, p);
     cb_table *t = cbt_table_ok(f, s, NULL);
-    cb_seat_info si;
-    memset(&si, 0xA5, sizeof si);
-    si.struct_size = sizeof si;
-    assert_int_equal(f->api.seat_info(t, 0, &si), 0);
-    assert_string_equal(f->api.last_error(t), "");
-    assert_null(si.strategy);
-    assert_null(si.plugin_path);
-    assert_int_equal(si.load_gen, 0);
-    assert_int_equal(si.config_gen, 1);
-    assert_string_equal(si.sha256, "");
-    si = seat_info(f, t, 1);
+    cb_seat_info si = seat_info(f, t, 1);
     assert_string_equal(si.strategy, "lo");
     assert_int_equal(strlen(si.sha256), 64);
 

@@ -84,9 +84,12 @@ static void test_config_errors(void **state)
         { "[game]\nrules = pdk16\n[strategy.lo]\nplugin = lowest\nbid = 9\n", { "[strategy.lo]", "bid", "'9'" } },
         { "[game]\nrules = pdk16\n[strategy.f]\nplugin = failing\ncreate = fail\n", { "[strategy.f]", "create" } },
         { "[game]\nrules = pdk16\n[strategy.]\nplugin = lowest\n", { "[strategy.]", "bad strategy name" } },
-        { "[game]\nrules = pdk16\n[strategy.lo]\nplugin = lowest\n[table.t1]\n0 = zed\n", { "[table.t1] 0", "unknown strategy 'zed'" } },
-        { "[game]\nrules = pdk16\n[strategy.lo]\nplugin = lowest\n[table.t1]\n5 = lo\n", { "[table.t1] 5", "unknown key" } },
-        { "[game]\nrules = pdk16\n[table.]\n0 = lo\n", { "[table.]", "empty table id" } },
+        { "[game]\nrules = pdk16\n[strategy.lo]\nplugin = lowest\n[seats]\n0 = lo\n1 = lo\n2 = lo\n"
+          "[table.t1]\n0 = zed\n", { "[table.t1] 0", "unknown strategy 'zed'" } },
+        { "[game]\nrules = pdk16\n[strategy.lo]\nplugin = lowest\n[seats]\n0 = lo\n1 = lo\n2 = lo\n"
+          "[table.t1]\n5 = lo\n", { "[table.t1] 5", "unknown key" } },
+        { "[game]\nrules = pdk16\n[strategy.lo]\nplugin = lowest\n[seats]\n0 = lo\n1 = lo\n2 = lo\n"
+          "[table.]\n0 = lo\n", { "[table.]", "empty table id" } },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *p = cbt_conf_tp(f, "%s", cases[i].body);
@@ -101,7 +104,8 @@ static void test_config_errors(void **state)
 static void test_match_group_and_get(void **state)
 {
     fx *f = *state;
-    char *p = cbt_conf_tp(f, "[game]\nrules = ddz\n[match]\ngames = 200\nanything = goes\n");
+    char *p = cbt_conf_tp(f, "[game]\nrules = ddz\n[strategy.lo]\nplugin = lowest\n"
+                             "[seats]\n0 = lo\n1 = lo\n2 = lo\n[match]\ngames = 200\nanything = goes\n");
     cb_shim *s = cbt_open_ok(f, p);
     assert_string_equal(f->api.get(s, "match", "games"), "200");
     assert_string_equal(f->api.get(s, "game", "rules"), "ddz");
@@ -129,7 +133,7 @@ static void test_relative_plugin_dir(void **state)
     char *link = g_build_filename(f->tmp, "plugs", NULL);
     assert_int_equal(symlink(f->tplugs, link), 0);
     char *p = cbt_conf_raw(f, "[shim]\nplugin_dir = plugs\n[game]\nrules = pdk16\n"
-                              "[strategy.lo]\nplugin = lowest\n[seats]\n0 = lo\n");
+                              "[strategy.lo]\nplugin = lowest\n[seats]\n0 = lo\n1 = lo\n2 = lo\n");
     cb_shim *s = cbt_open_ok(f, p);
     f->api.free(s);
     g_free(p);
@@ -231,7 +235,7 @@ static void test_fallback_also_wrong(void **state)
 {
     fx *f = *state;
     char *p = cbt_conf_tp(f, PDK_BASE "[strategy.bad]\nplugin = illegal\n[strategy.pass]\nplugin = passer\n"
-                             "[shim]\nfallback = pass\n[seats]\n0 = bad\n");
+                             "[shim]\nfallback = pass\n[seats]\n0 = bad\n1 = lo\n2 = lo\n");
     cb_shim *s = cbt_open_ok(f, p);
     cb_table *t = cbt_table_ok(f, s, NULL);
     cbt_vb b;
@@ -309,7 +313,7 @@ static void test_slow(void **state)
 {
     fx *f = *state;
     char *p = cbt_conf_tp(f, PDK_BASE "[shim]\nbudget_ms = 20\n"
-                             "[strategy.slow]\nplugin = slow\nsleep_ms = 60\n[seats]\n0 = slow\n");
+                             "[strategy.slow]\nplugin = slow\nsleep_ms = 60\n[seats]\n0 = slow\n1 = lo\n2 = lo\n");
     cb_shim *s = cbt_open_ok(f, p);
     cb_table *t = cbt_table_ok(f, s, NULL);
     cbt_vb b;
@@ -328,39 +332,6 @@ static void test_slow(void **state)
     assert_true(ss->total_ns >= ss->max_ns);
     /* a host budget below the config's is the one that counts */
     f->api.table_free(t);
-    f->api.free(s);
-    g_free(p);
-}
-
-static void test_no_strategy_seat(void **state)
-{
-    fx *f = *state;
-    char *p = cbt_conf_tp(f, PDK_BASE "[seats]\n0 = lo\n");
-    cb_shim *s = cbt_open_ok(f, p);
-    cb_table *t = cbt_table_ok(f, s, NULL);
-    assert_null(f->api.table_strategy(t, 1));
-    cbt_vb b;
-    cbt_pos_lead(&b, f->api.rules(s), 1, H1);
-    cb_decision d = CBT_DEC;
-    assert_int_equal(f->api.decide_play(t, &b.v, &d), CB_FB_NO_PLUGIN);
-    assert_true(d.flags & CB_DEC_FALLBACK);
-    cbt_assert_legal(&b.v, &d);
-    cb_strategy_stats st[8];
-    int n = f->api.stats(s, st, 8);
-    assert_int_equal(n, 2);
-    assert_int_equal(cbt_stat_of(st, n, "(none)")->fallbacks[CB_FB_NO_PLUGIN], 1);
-    assert_int_equal(cbt_stat_of(st, n, "lo")->decisions, 0);
-    f->api.table_free(t);
-    assert_int_equal(f->api.stats(s, st, 8), 2);
-    /* an empty seat that was never asked leaves no "(none)" entry */
-    t = cbt_table_ok(f, s, NULL);
-    f->api.table_free(t);
-    cb_shim *s2 = cbt_open_ok(f, p);
-    t = cbt_table_ok(f, s2, NULL);
-    f->api.table_free(t);
-    assert_int_equal(f->api.stats(s2, st, 8), 1);
-    assert_int_equal(f->api.stats(s2, NULL, 0), 1);
-    f->api.free(s2);
     f->api.free(s);
     g_free(p);
 }
@@ -402,7 +373,7 @@ static void test_spade3_first(void **state)
 static void test_warn_single(void **state)
 {
     fx *f = *state;
-    char *p = cbt_conf_tp(f, PDK_BASE "[strategy.bad]\nplugin = illegal\nmode = fixed\nplay = 5h\n[seats]\n0 = bad\n");
+    char *p = cbt_conf_tp(f, PDK_BASE "[strategy.bad]\nplugin = illegal\nmode = fixed\nplay = 5h\n[seats]\n0 = bad\n1 = lo\n2 = lo\n");
     cb_shim *s = cbt_open_ok(f, p);
     cb_table *t = cbt_table_ok(f, s, NULL);
     const cb_rules *r = f->api.rules(s);
@@ -447,7 +418,7 @@ static void test_short_triple(void **state)
 {
     fx *f = *state;
     char *p = cbt_conf_tp(f, PDK_BASE "[strategy.bad]\nplugin = illegal\nmode = fixed\nplay = 3h3c3d4h\n"
-                             "[seats]\n0 = bad\n");
+                             "[seats]\n0 = bad\n1 = lo\n2 = lo\n");
     cb_shim *s = cbt_open_ok(f, p);
     cb_table *t = cbt_table_ok(f, s, NULL);
     cbt_vb b;
@@ -581,7 +552,8 @@ static void test_bids(void **state)
      * shim refuses them before the strategy is asked. */
     for (int bao = 0; bao < 2; bao++) {
         p = cbt_conf_tp(f, "[game]\nrules = pdk16\n[rules]\nbao = %s\n"
-                           "[strategy.one]\nplugin = lowest\nbid = 1\n[seats]\n0 = one\n",
+                           "[strategy.one]\nplugin = lowest\nbid = 1\n[strategy.zero]\nplugin = lowest\n"
+                           "[seats]\n0 = one\n1 = zero\n2 = zero\n",
                         bao ? "true" : "false");
         s = cbt_open_ok(f, p);
         t = cbt_table_ok(f, s, NULL);
@@ -657,7 +629,7 @@ static void test_table_overrides(void **state)
 static void test_table_create_fails(void **state)
 {
     fx *f = *state;
-    char *p = cbt_conf_tp(f, PDK_BASE "[strategy.f]\nplugin = failing\ncreate = env\n[seats]\n0 = lo\n2 = f\n");
+    char *p = cbt_conf_tp(f, PDK_BASE "[strategy.f]\nplugin = failing\ncreate = env\n[seats]\n0 = lo\n1 = lo\n2 = f\n");
     g_unsetenv("CB_TEST_FAIL_CREATE");
     cb_shim *s = cbt_open_ok(f, p);
     char err[1024] = "";
@@ -694,9 +666,9 @@ static void test_reload(void **state)
     char *good2 = g_strdup_printf("[shim]\nplugin_dir = %s\n" PDK_BASE
                                   "[strategy.bad]\nplugin = illegal\n[seats]\n0 = lo\n1 = bad\n2 = lo\n"
                                   "[match]\ngames = 20\n", f->tplugs);
-    char *broken = g_strdup_printf("[shim]\nplugin_dir = %s\n" PDK_BASE "[seats]\n0 = nobody\n", f->tplugs);
+    char *broken = g_strdup_printf("[shim]\nplugin_dir = %s\n" PDK_BASE "[seats]\n0 = nobody\n1 = lo\n2 = lo\n", f->tplugs);
     char *other_rules = g_strdup_printf("[shim]\nplugin_dir = %s\n" PDK_BASE "[rules]\nmust_beat = false\n"
-                                        "[seats]\n0 = lo\n", f->tplugs);
+                                        "[seats]\n0 = lo\n1 = lo\n2 = lo\n", f->tplugs);
     cb_shim *s = cbt_open_ok(f, p);
     const cb_rules *r = f->api.rules(s);
     cb_table *t = cbt_table_ok(f, s, NULL);
@@ -1354,7 +1326,6 @@ int main(void)
         cmocka_unit_test(test_failing),
         cmocka_unit_test(test_passer),
         cmocka_unit_test(test_slow),
-        cmocka_unit_test(test_no_strategy_seat),
         cmocka_unit_test(test_spade3_first),
         cmocka_unit_test(test_warn_single),
         cmocka_unit_test(test_short_triple),

@@ -56,6 +56,10 @@ plugin = heuristic
 level = 6
 [strategy.low]
 plugin = lowest
+[seats]
+0 = L1
+1 = L3
+2 = L6
 EOF
 }
 CONF=$tmp/pdk.ini
@@ -218,7 +222,8 @@ usage() { # usage "what" WORD ARGS...: exit 2, nothing on stdout, one stderr lin
 usage "unknown --gauntlet name" "nosuch" --config "$CONF" --gauntlet nosuch
 usage "fewer than 2 strategies (--strategies)" "at least 2" --config "$CONF" --round-robin --strategies L1
 ONE=$tmp/one.ini
-printf '[shim]\nplugin_dir = %s\n[game]\nrules = pdk16\n[strategy.L1]\nplugin = heuristic\n' "$PLUGINS" >"$ONE"
+printf '[shim]\nplugin_dir = %s\n[game]\nrules = pdk16\n[strategy.L1]\nplugin = heuristic\n[seats]\n0 = L1\n1 = L1\n2 = L1\n' \
+    "$PLUGINS" >"$ONE"
 usage "fewer than 2 strategies (config)" "at least 2" --config "$ONE" --round-robin
 usage "a name given twice" "twice" --config "$CONF" --round-robin --strategies L1,L3,L1
 usage "an unknown name in --strategies" "nosuch" --config "$CONF" --round-robin --strategies L1,nosuch

@@ -32,6 +32,7 @@ void cb_cli_add_rules_options(GOptionContext *ctx, cb_cli_rules_opt *o)
     GString *desc = g_string_new("Flags (--flag KEY=VALUE):");
     for (int i = 0; cb_rules_keys[i]; i++)
         g_string_append_printf(desc, " %s", cb_rules_keys[i]);
+    g_string_append(desc, "\n(a flag the preset's game does not use takes only the preset's own value)");
     g_string_append(desc, "\nCards: ranks 3456789TJQKA2XD (T or 10), optional suit s h c d, e.g. 33344 or 3s3h4d.");
     g_option_context_set_description(ctx, desc->str);
     g_string_free(desc, TRUE);

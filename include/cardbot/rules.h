@@ -40,27 +40,32 @@ typedef struct cb_rules {
     uint8_t players;          /* 3 */
     uint8_t hand_size;        /* cards dealt per seat (noip2015: max hand size, 23) */
     uint8_t bottom;           /* DDZ bottom cards (3), else 0 */
+    /* Which game reads a member is part of its contract: a member marked (PDK), (DDZ) or
+     * (NOIP) below is read by that game only, and cb_rules_set refuses to set it on rules of
+     * another game to anything but that game's own preset value (ddz: bao = false is
+     * accepted and changes nothing; bao = true is refused naming the key). Unmarked members
+     * are read by every game. */
     /* shapes */
     uint8_t min_pair_chain;   /* DDZ 3; PDK flag, default 3 (2 is the other common choice) */
-    uint8_t short_triple;     /* cb_short_rule (PDK) */
-    uint8_t four_with;        /* CB_FOUR_WITH_* bits (PDK) */
-    bool aaa_bomb;            /* PDK: AAA is the top bomb */
-    bool rocket_kickers;      /* DDZ: allow X+D together as kickers (the looser action space) */
-    bool four_two_same;       /* NOIP: four + 2 singles may be two cards of one rank */
+    uint8_t short_triple;     /* cb_short_rule (PDK; ddz and noip2015 hold always: no short plays) */
+    uint8_t four_with;        /* CB_FOUR_WITH_* bits (PDK; DDZ and NOIP have their own fours) */
+    bool aaa_bomb;            /* (PDK) AAA is the top bomb */
+    bool rocket_kickers;      /* (DDZ) allow X+D together as kickers (the looser action space) */
+    bool four_two_same;       /* (NOIP) four + 2 singles may be two cards of one rank */
     /* flow */
-    bool must_beat, must_beat_bomb, spade3_first, warn_single;
-    bool rob;                 /* DDZ 叫/抢地主 variant (the console host bids by score) */
-    /* scoring */
-    int card_points;          /* PDK: per card left (a single card left pays 0) */
-    bool spring_double;       /* PDK 关门: a loser who never played pays double */
-    int bomb_points;          /* PDK: a bomb that wins its trick earns this from each other seat */
-    bool bao;                 /* PDK 包庄 enabled */
-    int bao_points;           /* PDK 包庄 stake per other seat */
+    bool must_beat, must_beat_bomb, spade3_first, warn_single; /* spade3_first: (PDK) */
+    bool rob;                 /* (DDZ) 叫/抢地主 variant (the console host bids by score) */
+    /* scoring: PDK only (DDZ settles by bid, bombs and spring, with no flag) */
+    int card_points;          /* (PDK) per card left (a single card left pays 0) */
+    bool spring_double;       /* (PDK) 关门: a loser who never played pays double */
+    int bomb_points;          /* (PDK) a bomb that wins its trick earns this from each other seat */
+    bool bao;                 /* (PDK) 包庄 enabled */
+    int bao_points;           /* (PDK) 包庄 stake per other seat */
     /* ---- PDK house rules added later (appended: the struct only grows at its end). Each
      * preset's default keeps the rules above exactly as they were. They shape PDK plays only:
      * DDZ already takes exact wings (one single or one pair per triple) and fixed chain
-     * lengths, so cb_rules_set refuses a non-default value of these keys outside PDK (the
-     * default value is accepted, so a full list of keys can be written back to any preset). */
+     * lengths: all four are (PDK), refused outside PDK but for the preset's own value (the
+     * PDK default), as every game-specific member above. */
     /* plane_single_wings (飞机带单; default off): a plane of L triples + exactly L single
      * kickers of L distinct ranks outside the chain (333444 + 56; not + 55, never a 4th 3) is a
      * full play, also under short_triple = never, as in the apps that list 飞机带单 and
@@ -96,10 +101,13 @@ typedef struct cb_rules {
 int cb_rules_preset(const char *name, cb_rules *out);
 /* Override one flag by name with a text value ("must_beat" "false", "short_triple" "always",
  * "four_with" "both", "min_pair_chain" "2", ...). Returns 0, or -1 with a message naming the
- * key or the bad value. Keys: must_beat must_beat_bomb spade3_first warn_single min_pair_chain
- * short_triple four_with aaa_bomb rocket_kickers four_two_same rob card_points spring_double
- * bomb_points bao bao_points plane_single_wings plane_pair_wings short_follow max_pair_chain
- * (the last four: PDK only, see cb_rules). */
+ * key or the bad value, r unchanged. Keys: must_beat must_beat_bomb spade3_first warn_single
+ * min_pair_chain short_triple four_with aaa_bomb rocket_kickers four_two_same rob card_points
+ * spring_double bomb_points bao bao_points plane_single_wings plane_pair_wings short_follow
+ * max_pair_chain. A key the rules' game does not read (marked in cb_rules: rob under pdk16,
+ * bao under ddz, ...) takes only the value that game's preset holds, which changes nothing;
+ * any other value is refused ("rules key 'bao': a PDK rule, not used by ddz; ..."), so a
+ * config or a --flag cannot silently ask for a rule the game never plays. */
 int cb_rules_set(cb_rules *r, const char *key, const char *value, char *err, size_t errlen);
 /* The list of flag names, NULL-terminated (for help texts and config validation). */
 extern const char *const cb_rules_keys[];

@@ -43,7 +43,9 @@ enum {
 const char *cb_strerror(int code);
 
 /* Open a config. On failure returns NULL and writes a message naming the file, group and key
- * to err. */
+ * to err. The config must be a regular file; [seats] must name a strategy at every seat; a
+ * group or a key written twice, a [rules] flag the game does not use and a plugin given by
+ * path without [shim] allow_plugin_paths = true are refused (README: "Configs"). */
 cb_shim *cb_shim_open(const char *config_path, char *err, size_t errlen);
 /* Re-read the config. On failure the old config keeps running (returns -1, message in err);
  * on success tables pick up the new seating from their next decision: a live table then
@@ -101,7 +103,8 @@ int cb_decide_play(cb_table *table, const cb_view *view, cb_decision *out);
 
 /* Per-strategy statistics since open (reloads keep them): every strategy configured since
  * open, in the order first seen, plus "(none)" for decisions asked at seats without a
- * strategy once there have been some. decisions counts every answer asked of the strategy, at its
+ * strategy once there have been some (a config names a strategy at every seat, so a table
+ * seated by one never has such a seat). decisions counts every answer asked of the strategy, at its
  * seats and as the fallback; fallbacks[reason] counts its answers that were replaced (or, for
  * CB_FB_LATE, late); total_ns / max_ns time the plugin's own calls. */
 typedef struct cb_strategy_stats {

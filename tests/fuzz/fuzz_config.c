@@ -3,7 +3,8 @@
  * Input: the config text, then optionally a NUL and a second text for a reload. Before it is
  * written to a temp file, every line that could make the shim load code from outside this
  * test's control is dropped — any '/', any plugin_dir (a fixed one naming a directory of
- * harmless test plugins is put first: lowest, viewecho, passer, failing, illegal) — and so
+ * harmless test plugins is put first in the [shim] group: lowest, viewecho, passer, failing,
+ * illegal) — and so
  * are the process-isolation keys (isolation, sandbox, worker_*): forking a worker per input
  * fuzzes fork, not the parser. The plugin search path's environment variable is unset.
  * Checked: open and reload never crash or leak; a refusal says why; a shim that opened has
@@ -73,13 +74,35 @@ static bool line_allowed(const char *l, size_t n)
     return true;
 }
 
-/* Write the filtered text after a [shim] plugin_dir line of our own. */
+/* Is the line the header of a [shim] group, as GKeyFile reads one (blanks around it)? */
+static bool shim_header(const char *l, size_t n)
+{
+    while (n && (*l == ' ' || *l == '\t')) {
+        l++;
+        n--;
+    }
+    while (n && (l[n - 1] == ' ' || l[n - 1] == '\t' || l[n - 1] == '\r'))
+        n--;
+    return n == 6 && memcmp(l, "[shim]", 6) == 0;
+}
+
+/* Write the filtered text with a plugin_dir line of our own: first in the text's first [shim]
+ * group, or in a [shim] group before the text when it has none (the shim refuses a group
+ * written twice, so a second [shim] would only ever test that refusal). */
 static void write_conf(const char *text, size_t n)
 {
     FILE *f = fopen(conf_path, "w");
     if (!f)
         fz_fail("%s: %s", conf_path, strerror(errno));
-    fprintf(f, "[shim]\nplugin_dir = %s\n", plugdir);
+    bool has_shim = false;
+    for (size_t i = 0; i < n && !has_shim;) {
+        const char *nl = memchr(text + i, '\n', n - i);
+        size_t len = nl ? (size_t)(nl - (text + i)) : n - i;
+        has_shim = shim_header(text + i, len);
+        i += len + 1;
+    }
+    if (!has_shim)
+        fprintf(f, "[shim]\nplugin_dir = %s\n", plugdir);
     size_t i = 0;
     while (i < n) {
         const char *nl = memchr(text + i, '\n', n - i);
@@ -87,6 +110,10 @@ static void write_conf(const char *text, size_t n)
         if (line_allowed(text + i, len)) {
             fwrite(text + i, 1, len, f);
             fputc('\n', f);
+            if (has_shim && shim_header(text + i, len)) {
+                fprintf(f, "plugin_dir = %s\n", plugdir);
+                has_shim = false; /* once: a second [shim] is refused anyway */
+            }
         }
         i += len + 1;
     }

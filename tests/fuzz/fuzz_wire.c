@@ -4,10 +4,11 @@
  * shim_process.c has no decoder that can be called alone (read_frame reads from the worker's
  * socket inside shim_worker_decide), so the bytes are put on the socket where a real worker
  * would: seat 0 of a process-isolated table runs the test plugin wirefuzz
- * (tests/plugins/wirefuzz.c), which before answering reads this input from a file and writes
- * it onto its reply channel — raw bytes, or a forged reply frame with a sequence number near
- * the request's (the target counts the requests, so stale, current and future numbers are
- * all reachable), then answers, or exits, or sleeps past the deadline.
+ * (tests/plugins/wirefuzz.c; seats 1 and 2, never asked, run lowest), which before answering
+ * reads this input from a file and writes it onto its reply channel — raw bytes, or a forged
+ * reply frame with a sequence number near the request's (the target counts the requests, so
+ * stale, current and future numbers are all reachable), then answers, or exits, or sleeps past
+ * the deadline.
  * Input: byte 0 picks one of the seat's recorded views (bids and plays of a PDK game with
  * 包庄), byte 1 what the plugin does, the rest is the body (wirefuzz.c says how it is read).
  * Checked: cb_decide_* never fails or crashes on whatever the worker sends, and always gives
@@ -100,7 +101,8 @@ static void setup(void)
     /* budget 10 ms: a worker that never answers costs 10 + 10 ms of margin */
     fprintf(f,
             "[shim]\nplugin_dir = %s%s%s/tests/plugins\nisolation = process\nbudget_ms = 10\n"
-            "[game]\nrules = pdk16\n[strategy.w]\nplugin = wirefuzz\nfile = %s\n[seats]\n0 = w\n",
+            "[game]\nrules = pdk16\n[strategy.w]\nplugin = wirefuzz\nfile = %s\n"
+            "[strategy.lo]\nplugin = lowest\n[seats]\n0 = w\n1 = lo\n2 = lo\n",
             b && b[0] == '/' ? "" : cwd, b && b[0] == '/' ? "" : "/", b ? b : "build/fuzz", infile);
     fclose(f);
     shim = cb_shim_open(path, err, sizeof err);

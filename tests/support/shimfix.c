@@ -132,6 +132,33 @@ char *cbt_conf_raw(cbt_shimfix *f, const char *fmt, ...)
     return path;
 }
 
+char *cbt_conf_tp(cbt_shimfix *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *body = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    char *line = g_strdup_printf("plugin_dir = %s\n", f->tplugs);
+    const char *hdr = "[shim]\n";
+    const char *at = g_str_has_prefix(body, hdr) ? body : strstr(body, "\n[shim]\n");
+    char *text;
+    if (!at) {
+        text = g_strconcat(hdr, line, body, NULL);
+    } else {
+        if (at != body)
+            at++; /* past the newline before the header */
+        gsize cut = (gsize)(at - body) + strlen(hdr);
+        char *head = g_strndup(body, cut);
+        text = g_strconcat(head, line, body + cut, NULL);
+        g_free(head);
+    }
+    char *path = cbt_conf_raw(f, "%s", text);
+    g_free(text);
+    g_free(line);
+    g_free(body);
+    return path;
+}
+
 void cbt_rewrite(const char *path, const char *body)
 {
     assert_true(g_file_set_contents(path, body, -1, NULL));

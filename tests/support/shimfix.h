@@ -60,10 +60,10 @@ int cbt_shimfix_teardown(void **state);
 
 /* Write a config (printf-style) to a new file in the temp dir; returns its path (g_free). */
 char *cbt_conf_raw(cbt_shimfix *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The same, with [shim] plugin_dir pointing at the test plugins prepended (GKeyFile merges a
- * second [shim] group in the body into it). */
-#define cbt_conf_tp(f, fmt, ...) \
-    cbt_conf_raw((f), "[shim]\nplugin_dir = %s\n" fmt, (f)->tplugs, ##__VA_ARGS__)
+/* The same, with [shim] plugin_dir pointing at the test plugins: put first in the body's own
+ * [shim] group when it has one (the shim refuses a group written twice), else in a [shim]
+ * group of its own before the body. */
+char *cbt_conf_tp(cbt_shimfix *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Replace the contents of a config file. */
 void cbt_rewrite(const char *path, const char *body);
 

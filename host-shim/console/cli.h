@@ -64,6 +64,10 @@ int cb_cli_hand_size_ok(const char *cmd, const char *what, cb_counts hand, const
 /* Text echoed in a message, cut to fit buf ("..." marks a cut). Returns buf. */
 const char *cb_cli_shorten(const char *text, char *buf, size_t len);
 
+/* The kickers of a classified play: its cards less the main part (the unit cards at each chain
+ * rank of a triple / plane / four-with); 0 for shapes without kickers. */
+cb_counts cb_cli_kickers(const cb_move *m);
+
 /* "pass" or the ranks ascending ("33344"). */
 void cb_cli_move_text(cb_counts k, char *buf, size_t len);
 /* Sort order of listings: pass first, then fewer cards, then rank order of the text. */

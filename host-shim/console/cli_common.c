@@ -175,3 +175,21 @@ int cb_cli_move_cmp(const void *a, const void *b)
     }
     return 0;
 }
+
+cb_counts cb_cli_kickers(const cb_move *m)
+{
+    int unit;
+    switch (m->shape) {
+    case CB_TRIPLE_1: case CB_TRIPLE_2: case CB_PLANE_1: case CB_PLANE_2: unit = 3; break;
+    case CB_FOUR_2: case CB_FOUR_22: case CB_FOUR_3: unit = 4; break;
+    default: return 0;
+    }
+    cb_counts k = m->counts;
+    for (int i = 0; i < m->len; i++) {
+        int rk = m->main + i;
+        if (rk >= CB_NRANKS || cb_count(k, rk) < unit)
+            return 0; /* a layout we do not expect: show the play whole rather than wrong */
+        k = cb_count_add(k, rk, -unit);
+    }
+    return k;
+}

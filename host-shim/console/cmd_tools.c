@@ -6,25 +6,6 @@
 
 #include "cli.h"
 
-/* The kickers of a play: its cards less the main part (unit cards at each chain rank). */
-static cb_counts kicker_counts(const cb_move *m)
-{
-    int unit;
-    switch (m->shape) {
-    case CB_TRIPLE_1: case CB_TRIPLE_2: case CB_PLANE_1: case CB_PLANE_2: unit = 3; break;
-    case CB_FOUR_2: case CB_FOUR_22: case CB_FOUR_3: unit = 4; break;
-    default: return 0;
-    }
-    cb_counts k = m->counts;
-    for (int i = 0; i < m->len; i++) {
-        int rk = m->main + i;
-        if (rk >= CB_NRANKS || cb_count(k, rk) < unit)
-            return 0; /* not the layout we expect: show no kickers rather than garbage */
-        k = cb_count_add(k, rk, -unit);
-    }
-    return k;
-}
-
 static const char *shape_name(int shape)
 {
     return shape >= 0 && shape < CB_NSHAPES && cb_shape_names[shape] ? cb_shape_names[shape] : "?";
@@ -100,7 +81,7 @@ int cb_cmd_classify(int argc, char **argv)
         return 1;
     }
     char cards[128], kick[128];
-    cb_counts kc = kicker_counts(&m);
+    cb_counts kc = cb_cli_kickers(&m);
     cb_cli_move_text(m.counts, cards, sizeof cards);
     if (kc)
         cb_counts_format(kc, kick, sizeof kick);

@@ -2,6 +2,7 @@
  * a terminal, under tmux and in a pipe, and a test can read it back. */
 #include <string.h>
 
+#include "cli.h"
 #include "play.h"
 
 static const char *const suit_ascii[4] = {"s", "h", "c", "d"};
@@ -29,25 +30,6 @@ void cb_play_fmt_hand(cb_cards c, bool unicode, char *buf, size_t len)
     }
 }
 
-/* The kickers of a play: its cards less the main part (unit cards at each chain rank). */
-static cb_counts kickers_of(const cb_move *m)
-{
-    int unit;
-    switch (m->shape) {
-    case CB_TRIPLE_1: case CB_TRIPLE_2: case CB_PLANE_1: case CB_PLANE_2: unit = 3; break;
-    case CB_FOUR_2: case CB_FOUR_22: case CB_FOUR_3: unit = 4; break;
-    default: return 0;
-    }
-    cb_counts k = m->counts;
-    for (int i = 0; i < m->len; i++) {
-        int rk = m->main + i;
-        if (rk >= CB_NRANKS || cb_count(k, rk) < unit)
-            return 0; /* a layout we do not expect: show the play whole rather than wrong */
-        k = cb_count_add(k, rk, -unit);
-    }
-    return k;
-}
-
 void cb_play_fmt_move(const cb_rules *r, cb_cards c, char *buf, size_t len)
 {
     if (!c) {
@@ -62,7 +44,7 @@ void cb_play_fmt_move(const cb_rules *r, cb_cards c, char *buf, size_t len)
         return;
     }
     const char *shape = m.shape < CB_NSHAPES && cb_shape_names[m.shape] ? cb_shape_names[m.shape] : "?";
-    cb_counts kick = kickers_of(&m);
+    cb_counts kick = cb_cli_kickers(&m);
     if (!kick) {
         snprintf(buf, len, "%s (%s)", all, shape);
         return;

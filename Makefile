@@ -6,7 +6,9 @@
 #   bench/bench_*.c            -> one benchmark binary each, linked with bench/support/*.c
 #   host-shim/console/*.c      -> the cardbot command
 #   host-shim/*.c              -> libcardbot-shim.so.1 (links libcardbot.so.1)
-#   plugin/NAME/*.c            -> plugins/NAME.so (plus plugin/common/*.c; links libcardbot.so.1)
+#   plugin/NAME/*.c            -> plugins/NAME.so (plus plugin/common/*.c; links libcardbot.so.1;
+#                                 exports cb_plugin_entry only), and libcbNAME.a / libcbcommon.a
+#                                 of the same objects for the plugin tests and benchmarks
 #   tests/plugins/NAME.c       -> test plugins (fault injection)
 
 V        ?= plain
@@ -133,9 +135,25 @@ $(CLI_BIN): $(CLI_OBJ) $(SHIM_LIB) $(CORE_LIB)
 .SECONDARY:
 .SECONDEXPANSION:
 PLUGIN_RPATH := -Wl,-rpath,'$$ORIGIN/..:$$ORIGIN/../..'
+# Plugin code is compiled with hidden visibility: a plugin's .so exports cb_plugin_entry alone
+# (marked CB_PLUG_EXPORT, plugin/common/decision.h; tests/test_plugin_exports.sh checks it).
+# (Their objects depend on the Makefile so a build from before the flag cannot linger.)
+$(B)/plugin/%.o: CFLAGS += -fvisibility=hidden
+$(patsubst %.c,$(B)/%.o,$(wildcard plugin/*/*.c)): Makefile
 $(B)/plugins/%.so: $$(addprefix $(B)/,$$(subst .c,.o,$$(wildcard plugin/$$*/*.c))) $(COMMON_OBJ) $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $(filter %.o,$^) $(CORE_LINK) $(PLUGIN_RPATH) $(LDFLAGS) $(LDLIBS)
+
+# The same plugin objects as static libraries, for the tests and benchmarks that call plugin
+# internals (the search, the solver, plugin/common) directly through the private headers:
+# libcb<NAME>.a per plugin, libcbcommon.a for plugin/common. Linked in this order (a plugin's
+# code calls plugin/common); an archive member is pulled only when referenced, so the two
+# plugins' cb_plugin_entry never meet in one program.
+PLUGIN_LIBS := $(PLUGINS:%=$(B)/libcb%.a) $(B)/libcbcommon.a
+$(B)/libcbcommon.a: $(COMMON_OBJ)
+	rm -f $@ && $(AR) rcs $@ $^
+$(B)/libcb%.a: $$(addprefix $(B)/,$$(subst .c,.o,$$(wildcard plugin/$$*/*.c)))
+	rm -f $@ && $(AR) rcs $@ $^
 
 $(B)/tests/plugins/%.so: tests/plugins/%.c $(CORE_LIB)
 	@mkdir -p $(dir $@)
@@ -149,9 +167,18 @@ $(B)/tests/%: tests/%.c $(SUPPORT_OBJ) $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -Itests -o $@ $< $(TEST_OBJ) $(SUPPORT_OBJ) $(CORE_LINK) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS) $(LDLIBS)
 
-$(B)/bench/%: bench/%.c $(BENCH_SUPPORT_OBJ) $(CORE_LIB) $(COMMON_OBJ)
+# The plugin tests link the plugins' static libraries (above) as well, and the fixtures of
+# tests/support/plugin/ that call plugin code.
+PLUGIN_SUPPORT_OBJ := $(patsubst %.c,$(B)/%.o,$(wildcard tests/support/plugin/*.c))
+PLUGIN_TEST_BIN := $(filter $(addprefix $(B)/tests/,test_belief test_params_table test_rollout test_worlds \
+                     test_ismcts%),$(TEST_BIN))
+$(PLUGIN_TEST_BIN): $(B)/tests/%: tests/%.c $(SUPPORT_OBJ) $(PLUGIN_SUPPORT_OBJ) $(CORE_LIB) $(PLUGIN_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -Itests -o $@ $< $(BENCH_SUPPORT_OBJ) $(COMMON_OBJ) $(CORE_LINK) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -Itests -o $@ $< $(SUPPORT_OBJ) $(PLUGIN_SUPPORT_OBJ) $(PLUGIN_LIBS) $(CORE_LINK) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS) $(LDLIBS)
+
+$(B)/bench/%: bench/%.c $(BENCH_SUPPORT_OBJ) $(CORE_LIB) $(PLUGIN_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -Itests -o $@ $< $(BENCH_SUPPORT_OBJ) $(PLUGIN_LIBS) $(CORE_LINK) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
 
 # Tests: every test binary, plain then ASan+UBSan. tests/run.sh prints the final tally.
 check: deps-check

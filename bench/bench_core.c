@@ -18,25 +18,13 @@
 #include <time.h>
 
 #include "cardbot/rules.h"
+#include "util_int.h" /* core/: cb_splitmix64, cb_now_ns */
 
 #define ROW_BUDGET_S 10.0
 
-/* splitmix64: small, seedable, good enough to deal cards. */
-static uint64_t next_rand(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-static int rand_below(uint64_t *s, int n) { return (int)(next_rand(s) % (uint64_t)n); }
+static int rand_below(uint64_t *s, int n) { return (int)(cb_splitmix64(s) % (uint64_t)n); }
 
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
+static double now_ns(void) { return (double)cb_now_ns(); }
 
 /* k cards drawn uniformly from `from`. */
 static cb_cards deal_uniform(uint64_t *rng, cb_cards from, int k)

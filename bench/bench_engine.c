@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "cardbot/game.h"
+#include "util_int.h" /* core/: cb_now_ns */
 
 #define VIEW_REPS 200
 
@@ -32,12 +33,7 @@ static uint64_t next_rand(uint64_t *s)
     return *s;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+static double now_s(void) { return (double)cb_now_ns() * 1e-9; }
 
 static cb_engine *start(const cb_rules *r, uint64_t seed, uint64_t g)
 {

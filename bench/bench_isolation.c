@@ -52,11 +52,11 @@ static void starts(const cbb_shim_api *A, cb_shim *sp, const char *label)
     char err[1024];
     uint64_t s_new[NSTARTS], s_free[NSTARTS];
     for (int k = 0; k < NSTARTS; k++) {
-        uint64_t t0 = cbb_now_ns();
+        uint64_t t0 = cb_now_ns();
         cb_table *x = A->table_new(sp, NULL, err, sizeof err);
-        uint64_t t1 = cbb_now_ns();
+        uint64_t t1 = cb_now_ns();
         A->table_free(x);
-        uint64_t t2 = cbb_now_ns();
+        uint64_t t2 = cb_now_ns();
         s_new[k] = (t1 - t0) / 3;
         s_free[k] = (t2 - t1) / 3;
     }
@@ -102,12 +102,12 @@ static int compare(const cbb_env *E, const char *label, const char *group, const
     uint64_t tm[NM][NPASSES], diff[NPASSES], sdiff[NPASSES];
     for (int p = 0; p < NPASSES; p++) {
         for (int m = 0; m < NM; m++) {
-            uint64_t t0 = cbb_now_ns();
+            uint64_t t0 = cb_now_ns();
             for (int i = 0; i < nv; i++) {
                 A->decide_play(t[m], &views[i], &d);
                 sink += d.cards;
             }
-            tm[m][p] = cbb_now_ns() - t0;
+            tm[m][p] = cb_now_ns() - t0;
         }
         diff[p] = tm[1][p] > tm[0][p] ? tm[1][p] - tm[0][p] : 0;
         sdiff[p] = tm[2][p] > tm[1][p] ? tm[2][p] - tm[1][p] : 0;

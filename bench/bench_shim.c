@@ -93,19 +93,19 @@ int main(void)
 
     uint64_t tdir[NPASSES], tshim[NPASSES], sink = 0;
     for (int p = 0; p < NPASSES; p++) {
-        uint64_t t0 = cbb_now_ns();
+        uint64_t t0 = cb_now_ns();
         for (int i = 0; i < nv; i++) {
             memset(&d, 0, sizeof d);
             d.struct_size = sizeof d;
             bot->decide_play(dir.inst, &views[i], &d);
             sink += d.cards;
         }
-        uint64_t t1 = cbb_now_ns();
+        uint64_t t1 = cb_now_ns();
         for (int i = 0; i < nv; i++) {
             A->decide_play(table, &views[i], &d);
             sink += d.cards;
         }
-        uint64_t t2 = cbb_now_ns();
+        uint64_t t2 = cb_now_ns();
         tdir[p] = t1 - t0;
         tshim[p] = t2 - t1;
     }

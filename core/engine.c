@@ -7,6 +7,7 @@
 #include "msg.h"
 
 #include "bidding.h"
+#include "util_int.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -39,15 +40,6 @@ struct cb_engine {
 /* a message for the caller, and -1 */
 #define fail(err, errlen, ...) core_msg_ret(-1, (err), (errlen), __VA_ARGS__)
 
-/* splitmix64, seeded by the keyed stream: the shuffle's own generator. */
-static uint64_t mix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* Shuffle the deck (Fisher-Yates) and deal hand_size cards to each hand; the rest is the
  * bottom. */
 static void shuffle_deal(const cb_rules *r, uint64_t seed, cb_cards hands[3], cb_cards *bottom)
@@ -57,7 +49,7 @@ static void shuffle_deal(const cb_rules *r, uint64_t seed, cb_cards hands[3], cb
         if (r->deck & cb_card_bit(id))
             ids[n++] = id;
     for (int i = n - 1; i > 0; i--) {
-        int j = (int)(mix64(&seed) % (uint64_t)(i + 1));
+        int j = (int)(cb_splitmix64(&seed) % (uint64_t)(i + 1)); /* seeded by the keyed stream */
         int t = ids[i];
         ids[i] = ids[j];
         ids[j] = t;

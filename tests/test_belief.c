@@ -1,5 +1,5 @@
 /* Belief (plugin/common/belief.c): worlds weighted by how well the opponent model explains the
- * other seats' past choices. Reached with dlsym in build/<v>/plugins/ismcts.so (env CB_BUILD).
+ * other seats' past choices. Linked from the plugins' static library (the Makefile's PLUGIN_LIBS).
  *
  * Deals are played here by the shared heuristic at level 6 in every seat (the model's own
  * configuration), with a record, under pdk16, pdk16 with a 包庄 declarer, and DDZ. At random
@@ -34,45 +34,9 @@
 #include "../plugin/common/belief.h"
 #include "cardbot/game.h"
 
-typedef struct api {
-    void *so; /* first: the state of cbt_plugin_setup (tests/support/plugload.h) */
-    __typeof__(cb_belief_init) *binit;
-    __typeof__(cb_belief_free) *bfree;
-    __typeof__(cb_belief_build) *build;
-    __typeof__(cb_belief_mismatches) *mismatches;
-    __typeof__(cb_belief_draw) *draw;
-    __typeof__(cb_belief_reserve) *reserve;
-    __typeof__(cb_belief_fill) *fill;
-    __typeof__(cb_belief_finish) *finish;
-    __typeof__(cb_belief_weigh) *weigh;
-    __typeof__(cb_belief_extend) *extend;
-    cbt_worlds_api worlds; /* plugin/common: the determinization */
-    cbt_deal_api common;   /* plugin/common: the deal helper and the shared heuristic */
-} api;
-
-static int setup(void **state)
-{
-    static const cbt_sym syms[] = {
-        {"cb_belief_init", offsetof(api, binit)},
-        {"cb_belief_free", offsetof(api, bfree)},
-        {"cb_belief_build", offsetof(api, build)},
-        {"cb_belief_mismatches", offsetof(api, mismatches)},
-        {"cb_belief_draw", offsetof(api, draw)},
-        {"cb_belief_reserve", offsetof(api, reserve)},
-        {"cb_belief_fill", offsetof(api, fill)},
-        {"cb_belief_finish", offsetof(api, finish)},
-        {"cb_belief_weigh", offsetof(api, weigh)},
-        {"cb_belief_extend", offsetof(api, extend)},
-        CBT_WORLDS_API_SYMS(api, worlds),
-        CBT_DEAL_API_SYMS(api, common),
-    };
-    return cbt_plugin_setup(state, "ismcts", sizeof(api), syms, sizeof syms / sizeof syms[0]);
-}
-
 /* ---- deals played by heuristic seats, with a record ---- */
 
 typedef struct table {
-    const api *a;
     cb_rules r;
     cb_deal g;
     cb_play_rec hist[400];
@@ -83,16 +47,15 @@ typedef struct table {
 
 enum { MODE_PDK, MODE_PDK_BAO, MODE_DDZ };
 
-static void table_open(table *T, const api *a, int mode, int level, uint64_t seed)
+static void table_open(table *T, int mode, int level, uint64_t seed)
 {
     memset(T, 0, sizeof *T);
-    T->a = a;
     cb_rules_preset(mode == MODE_DDZ ? "ddz" : "pdk16", &T->r);
     cbt_rng_seed(&T->rng, seed);
     for (int s = 0; s < 3; s++) {
-        a->common.hcfg_level(&T->agent[s].cfg, level);
+        cb_hcfg_level(&T->agent[s].cfg, level);
         T->agent[s].cfg.explain = false;
-        assert_int_equal(a->common.hws_init(&T->agent[s].ws), 0);
+        assert_int_equal(cb_hws_init(&T->agent[s].ws), 0);
         cb_rng_seed(&T->agent[s].rng, seed * 3 + (uint64_t)s + 1);
     }
 }
@@ -100,7 +63,7 @@ static void table_open(table *T, const api *a, int mode, int level, uint64_t see
 static void table_close(table *T)
 {
     for (int s = 0; s < 3; s++)
-        T->a->common.hws_free(&T->agent[s].ws);
+        cb_hws_free(&T->agent[s].ws);
 }
 
 static void table_deal(table *T, int mode)
@@ -123,14 +86,14 @@ static void table_deal(table *T, int mode)
     }
     T->g.hist = T->hist;
     T->g.hist_cap = (int)(sizeof T->hist / sizeof T->hist[0]);
-    T->a->common.deal_init(&T->g, &T->r, h, -1, ll, bid, mode == MODE_DDZ ? bottom : 0);
+    cb_deal_init(&T->g, &T->r, h, -1, ll, bid, mode == MODE_DDZ ? bottom : 0);
 }
 
 static void table_step(table *T)
 {
     cb_move m;
-    assert_int_equal(T->a->common.heur_policy(&T->agent[T->g.turn], &T->g, &m), 0);
-    assert_true(T->a->common.deal_step(&T->g, &m, NULL, 0) >= 0);
+    assert_int_equal(cb_heur_deal_policy(&T->agent[T->g.turn], &T->g, &m), 0);
+    assert_true(cb_deal_step(&T->g, &m, NULL, 0) >= 0);
 }
 
 /* ---- tests ---- */
@@ -141,12 +104,12 @@ typedef struct tally {
 
 /* Play deals; at about one decision in `every` check the truth (and, when `sampled`, some
  * uniformly sampled worlds) against the model. */
-static void run(const api *a, int mode, int level, uint64_t seed, int deals, int every, int sampled, tally *t)
+static void run(int mode, int level, uint64_t seed, int deals, int every, int sampled, tally *t)
 {
     table T;
-    table_open(&T, a, mode, level, seed);
+    table_open(&T, mode, level, seed);
     cb_belief B;
-    assert_int_equal(a->binit(&B), 0);
+    assert_int_equal(cb_belief_init(&B), 0);
     cb_worlds W;
     memset(&W, 0, sizeof W);
     cb_rng wr;
@@ -156,9 +119,9 @@ static void run(const api *a, int mode, int level, uint64_t seed, int deals, int
         while (T.g.winner < 0) {
             if (T.g.nhist > 0 && cbt_rng_below(&T.rng, (uint32_t)every) == 0) {
                 cb_view v;
-                a->common.deal_view(&T.g, T.bids, 1, &v);
+                cb_deal_view(&T.g, T.bids, 1, &v);
                 int dec = -1;
-                int mm = a->mismatches(&B, &v, T.g.hands, &dec);
+                int mm = cb_belief_mismatches(&B, &v, T.g.hands, &dec);
                 assert_true(mm >= 0);
                 assert_true(dec >= 0);
                 t->views++;
@@ -166,13 +129,13 @@ static void run(const api *a, int mode, int level, uint64_t seed, int deals, int
                 t->truth_miss += mm;
                 if (sampled > 0 && dec >= 3) {
                     char err[160] = "";
-                    if (a->worlds.from_view(&W, &v, err, sizeof err) != 0)
+                    if (cb_worlds_from_view(&W, &v, err, sizeof err) != 0)
                         fail_msg("cb_worlds_from_view refused a real record: %s", err);
                     for (int i = 0; i < sampled; i++) {
                         cb_cards w[3];
-                        if (a->worlds.sample(&W, &wr, w, NULL) != 0)
+                        if (cb_worlds_sample(&W, &wr, w, NULL) != 0)
                             continue;
-                        int m2 = a->mismatches(&B, &v, w, NULL);
+                        int m2 = cb_belief_mismatches(&B, &v, w, NULL);
                         assert_true(m2 >= 0);
                         t->random_worlds++;
                         t->random_miss += m2;
@@ -182,20 +145,20 @@ static void run(const api *a, int mode, int level, uint64_t seed, int deals, int
             table_step(&T);
         }
     }
-    a->worlds.wfree(&W);
-    a->bfree(&B);
+    cb_worlds_free(&W);
+    cb_belief_free(&B);
     table_close(&T);
 }
 
 static void test_truth_explained(void **state)
 {
-    const api *a = *state;
+    (void)state;
     static const char *const names[] = {"pdk16", "pdk16 with 包庄", "ddz"};
     uint64_t seed = cbt_seed(71);
     for (int mode = MODE_PDK; mode <= MODE_DDZ; mode++) {
         tally t;
         memset(&t, 0, sizeof t);
-        run(a, mode, 6, seed + (uint64_t)mode, 60, 4, 6, &t);
+        run(mode, 6, seed + (uint64_t)mode, 60, 4, 6, &t);
         double rnd = t.random_worlds ? (double)t.random_miss / (double)t.random_worlds : 0;
         print_message("  %-16s seed %llu: %ld views, %ld choices compared, truth %ld mismatches; %ld sampled worlds, "
                       "%.2f mismatches each\n",
@@ -211,11 +174,11 @@ static void test_truth_explained(void **state)
 
 static void test_deviation_seen(void **state)
 {
-    const api *a = *state;
+    (void)state;
     uint64_t seed = cbt_seed(72);
     tally t;
     memset(&t, 0, sizeof t);
-    run(a, MODE_PDK, 1, seed, 40, 4, 0, &t);
+    run(MODE_PDK, 1, seed, 40, 4, 0, &t);
     print_message("  level-1 seats, seed %llu: %ld views, %ld choices compared, %ld mismatches with the truth\n",
                   (unsigned long long)seed, t.views, t.compared, t.truth_miss);
     assert_true(t.compared > 0);
@@ -232,20 +195,19 @@ typedef struct poolfix {
     cb_worlds W;
 } poolfix;
 
-static void poolfix_open(poolfix *f, const api *a, uint64_t seed)
+static void poolfix_open(poolfix *f, uint64_t seed)
 {
-    table_open(&f->T, a, MODE_PDK, 6, seed);
-    assert_int_equal(a->binit(&f->B), 0);
-    assert_int_equal(a->binit(&f->B2), 0);
+    table_open(&f->T, MODE_PDK, 6, seed);
+    assert_int_equal(cb_belief_init(&f->B), 0);
+    assert_int_equal(cb_belief_init(&f->B2), 0);
     memset(&f->W, 0, sizeof f->W);
 }
 
 static void poolfix_close(poolfix *f)
 {
-    const api *a = f->T.a;
-    a->worlds.wfree(&f->W);
-    a->bfree(&f->B);
-    a->bfree(&f->B2);
+    cb_worlds_free(&f->W);
+    cb_belief_free(&f->B);
+    cb_belief_free(&f->B2);
     table_close(&f->T);
 }
 
@@ -261,18 +223,18 @@ static bool poolfix_view(poolfix *f, cb_view *v)
         table_step(T);
     if (T->g.winner >= 0)
         return false;
-    T->a->common.deal_view(&T->g, T->bids, 1, v);
+    cb_deal_view(&T->g, T->bids, 1, v);
     char err[160] = "";
-    assert_int_equal(T->a->worlds.from_view(&f->W, v, err, sizeof err), 0);
+    assert_int_equal(cb_worlds_from_view(&f->W, v, err, sizeof err), 0);
     return true;
 }
 
 static void test_pool(void **state)
 {
-    const api *a = *state;
+    (void)state;
     uint64_t seed = cbt_seed(73);
     poolfix f;
-    poolfix_open(&f, a, seed);
+    poolfix_open(&f, seed);
     cb_belief *const B = &f.B, *const B2 = &f.B2;
     cb_worlds *const W = &f.W;
     int pools = 0;
@@ -281,15 +243,15 @@ static void test_pool(void **state)
         if (!poolfix_view(&f, &v))
             continue;
         const double eps = 0.3;
-        int n = a->build(B, &v, W, 64, eps, seed + (uint64_t)d);
+        int n = cb_belief_build(B, &v, W, 64, eps, seed + (uint64_t)d);
         assert_true(n >= 60 && n <= 64);
-        assert_int_equal(a->build(B2, &v, W, 64, eps, seed + (uint64_t)d), n);
+        assert_int_equal(cb_belief_build(B2, &v, W, 64, eps, seed + (uint64_t)d), n);
         int best = 1 << 30;
         for (int i = 0; i < n; i++) {
-            assert_true(a->worlds.consistent(W, B->hands[i], 0));
+            assert_true(cb_worlds_consistent(W, B->hands[i], 0));
             assert_memory_equal(B->hands[i], B2->hands[i], sizeof B->hands[i]); /* same seed, same pool */
             assert_int_equal(B->mismatch[i], B2->mismatch[i]);
-            assert_int_equal(B->mismatch[i], a->mismatches(B2, &v, B->hands[i], NULL));
+            assert_int_equal(B->mismatch[i], cb_belief_mismatches(B2, &v, B->hands[i], NULL));
             if (B->mismatch[i] < best)
                 best = B->mismatch[i];
         }
@@ -305,7 +267,7 @@ static void test_pool(void **state)
          * worlds, and a smaller effective size whenever some world is worse than the best */
         const double eps2 = 0.01;
         double ess1 = B2->ess;
-        a->weigh(B2, eps2);
+        cb_belief_weigh(B2, eps2);
         prev = 0;
         bool worse = false;
         for (int i = 0; i < n; i++) {
@@ -325,7 +287,7 @@ static void test_pool(void **state)
         cb_rng_seed(&r, seed + 99);
         for (int k = 0; k < DRAWS; k++) {
             cb_cards h[3];
-            a->draw(B, &r, h);
+            cb_belief_draw(B, &r, h);
             int j = 0;
             while (j < n && memcmp(B->hands[j], h, sizeof h) != 0)
                 j++;
@@ -350,7 +312,7 @@ static void test_pool(void **state)
         }
         free(cnt);
         /* eps = 1: equal weights, nothing replayed */
-        int n1 = a->build(B2, &v, W, 32, 1.0, seed);
+        int n1 = cb_belief_build(B2, &v, W, 32, 1.0, seed);
         assert_true(n1 >= 30);
         for (int i = 0; i < n1; i++)
             assert_int_equal(B2->mismatch[i], 0);
@@ -366,10 +328,10 @@ static void test_pool(void **state)
  * better than uniform worlds do (the walk targets the weights). */
 static void test_walk(void **state)
 {
-    const api *a = *state;
+    (void)state;
     uint64_t seed = cbt_seed(74);
     poolfix f;
-    poolfix_open(&f, a, seed);
+    poolfix_open(&f, seed);
     cb_belief *const B = &f.B, *const B2 = &f.B2;
     cb_worlds *const W = &f.W;
     B->chains = B2->chains = 4;
@@ -382,15 +344,15 @@ static void test_walk(void **state)
         if (!poolfix_view(&f, &v))
             continue;
         tried++;
-        int n = a->build(B, &v, W, 80, 0.1, seed + (uint64_t)d);
+        int n = cb_belief_build(B, &v, W, 80, 0.1, seed + (uint64_t)d);
         if (n <= 0)
             continue;
-        assert_int_equal(a->build(B2, &v, W, 80, 0.1, seed + (uint64_t)d), n);
+        assert_int_equal(cb_belief_build(B2, &v, W, 80, 0.1, seed + (uint64_t)d), n);
         assert_true(B->steps > 0);
         for (int i = 0; i < n; i++) {
-            assert_true(a->worlds.consistent(W, B->hands[i], 0));
+            assert_true(cb_worlds_consistent(W, B->hands[i], 0));
             assert_memory_equal(B->hands[i], B2->hands[i], sizeof B->hands[i]);
-            assert_int_equal(B->mismatch[i], a->mismatches(B2, &v, B->hands[i], NULL));
+            assert_int_equal(B->mismatch[i], cb_belief_mismatches(B2, &v, B->hands[i], NULL));
             walk_sum += B->mismatch[i];
             walk_n++;
         }
@@ -398,9 +360,9 @@ static void test_walk(void **state)
         cb_rng_seed(&r, seed + 1000 + (uint64_t)d);
         for (int i = 0; i < 40; i++) {
             cb_cards h[3];
-            if (a->worlds.sample(W, &r, h, NULL) != 0)
+            if (cb_worlds_sample(W, &r, h, NULL) != 0)
                 continue;
-            uni_sum += a->mismatches(B2, &v, h, NULL);
+            uni_sum += cb_belief_mismatches(B2, &v, h, NULL);
             uni_n++;
         }
         views++;
@@ -418,10 +380,10 @@ static void test_walk(void **state)
  * cut; without a deadline the same build is whole and not cut. */
 static void test_deadline(void **state)
 {
-    const api *a = *state;
+    (void)state;
     uint64_t seed = cbt_seed(75);
     poolfix f;
-    poolfix_open(&f, a, seed);
+    poolfix_open(&f, seed);
     int views = 0;
     for (int d = 0; d < 6; d++) {
         cb_view v;
@@ -430,11 +392,11 @@ static void test_deadline(void **state)
         for (int chains = 0; chains <= 2; chains += 2) {
             f.B.chains = chains;
             f.B.deadline_ns = 1; /* long past */
-            assert_int_equal(a->build(&f.B, &v, &f.W, 50, 0.1, seed), 1);
+            assert_int_equal(cb_belief_build(&f.B, &v, &f.W, 50, 0.1, seed), 1);
             assert_true(f.B.cut);
-            assert_true(a->worlds.consistent(&f.W, f.B.hands[0], 0));
+            assert_true(cb_worlds_consistent(&f.W, f.B.hands[0], 0));
             f.B.deadline_ns = 0;
-            assert_int_equal(a->build(&f.B, &v, &f.W, 50, 0.1, seed), 50);
+            assert_int_equal(cb_belief_build(&f.B, &v, &f.W, 50, 0.1, seed), 50);
             assert_false(f.B.cut);
         }
         views++;
@@ -448,27 +410,27 @@ static void test_deadline(void **state)
  * cb_belief_build makes in one go: same worlds, same order, same weights. */
 static void test_split(void **state)
 {
-    const api *a = *state;
+    (void)state;
     uint64_t seed = cbt_seed(76);
     poolfix f;
-    poolfix_open(&f, a, seed);
+    poolfix_open(&f, seed);
     cb_belief S[3];
     for (int k = 0; k < 3; k++)
-        assert_int_equal(a->binit(&S[k]), 0);
+        assert_int_equal(cb_belief_init(&S[k]), 0);
     int views = 0;
     for (int d = 0; d < 8; d++) {
         cb_view v;
         if (!poolfix_view(&f, &v))
             continue;
         const int n = 61;
-        int whole = a->build(&f.B, &v, &f.W, n, 0.1, seed + (uint64_t)d);
+        int whole = cb_belief_build(&f.B, &v, &f.W, n, 0.1, seed + (uint64_t)d);
         assert_true(whole > 50);
-        assert_int_equal(a->reserve(&f.B2, &v, n), 0);
+        assert_int_equal(cb_belief_reserve(&f.B2, &v, n), 0);
         for (int k = 2; k >= 0; k--) {
             cb_worlds wk = f.W;
-            assert_int_equal(a->fill(&f.B2, &S[k], &v, &wk, k, 3, n, 0.1, seed + (uint64_t)d), 0);
+            assert_int_equal(cb_belief_fill(&f.B2, &S[k], &v, &wk, k, 3, n, 0.1, seed + (uint64_t)d), 0);
         }
-        assert_int_equal(a->finish(&f.B2, n, 0.1), whole);
+        assert_int_equal(cb_belief_finish(&f.B2, n, 0.1), whole);
         for (int i = 0; i < whole; i++) {
             assert_memory_equal(f.B.hands[i], f.B2.hands[i], sizeof f.B.hands[i]);
             assert_int_equal(f.B.mismatch[i], f.B2.mismatch[i]);
@@ -480,7 +442,7 @@ static void test_split(void **state)
     }
     assert_true(views >= 4);
     for (int k = 0; k < 3; k++)
-        a->bfree(&S[k]);
+        cb_belief_free(&S[k]);
     poolfix_close(&f);
 }
 
@@ -509,12 +471,12 @@ static void pools_equal(const cb_belief *A, const cb_belief *B)
  * again. Also with empty slots, which finish squeezed out and the growth must put back. */
 static void test_extend(void **state)
 {
-    const api *a = *state;
+    (void)state;
     uint64_t seed = cbt_seed(77);
     poolfix f;
-    poolfix_open(&f, a, seed);
+    poolfix_open(&f, seed);
     cb_belief S;
-    assert_int_equal(a->binit(&S), 0);
+    assert_int_equal(cb_belief_init(&S), 0);
     int views = 0;
     const int n = 53, n2 = 200;
     for (int d = 0; d < 8; d++) {
@@ -523,37 +485,37 @@ static void test_extend(void **state)
             continue;
         uint64_t sd = seed + (uint64_t)d;
         /* no empty slot: against cb_belief_build */
-        int whole = a->build(&f.B, &v, &f.W, n2, 0.1, sd);
+        int whole = cb_belief_build(&f.B, &v, &f.W, n2, 0.1, sd);
         assert_true(whole > 190);
-        assert_int_equal(a->reserve(&f.B2, &v, n), 0);
-        assert_int_equal(a->fill(&f.B2, &S, &v, &f.W, 0, 1, n, 0.1, sd), 0);
-        assert_true(a->finish(&f.B2, n, 0.1) > 0);
-        assert_int_equal(a->extend(&f.B2, &v, n, n2), 0);
+        assert_int_equal(cb_belief_reserve(&f.B2, &v, n), 0);
+        assert_int_equal(cb_belief_fill(&f.B2, &S, &v, &f.W, 0, 1, n, 0.1, sd), 0);
+        assert_true(cb_belief_finish(&f.B2, n, 0.1) > 0);
+        assert_int_equal(cb_belief_extend(&f.B2, &v, n, n2), 0);
         for (int k = 1; k >= 0; k--) { /* two strides, in reverse, as two threads would */
             cb_worlds wk = f.W;
-            assert_int_equal(a->fill(&f.B2, &S, &v, &wk, n + k, 2, n2, 0.1, sd), 0);
+            assert_int_equal(cb_belief_fill(&f.B2, &S, &v, &wk, n + k, 2, n2, 0.1, sd), 0);
         }
-        assert_int_equal(a->finish(&f.B2, n2, 0.1), whole);
+        assert_int_equal(cb_belief_finish(&f.B2, n2, 0.1), whole);
         pools_equal(&f.B, &f.B2);
         /* empty slots on both sides of n: against a pool of n2 with the same empty slots */
-        assert_int_equal(a->reserve(&f.B, &v, n2), 0);
-        assert_int_equal(a->fill(&f.B, &S, &v, &f.W, 0, 1, n2, 0.1, sd), 0);
+        assert_int_equal(cb_belief_reserve(&f.B, &v, n2), 0);
+        assert_int_equal(cb_belief_fill(&f.B, &S, &v, &f.W, 0, 1, n2, 0.1, sd), 0);
         blank(&f.B, 0, n2);
-        int holes = a->finish(&f.B, n2, 0.1);
+        int holes = cb_belief_finish(&f.B, n2, 0.1);
         assert_true(holes < whole - 25);
-        assert_int_equal(a->reserve(&f.B2, &v, n), 0);
-        assert_int_equal(a->fill(&f.B2, &S, &v, &f.W, 0, 1, n, 0.1, sd), 0);
+        assert_int_equal(cb_belief_reserve(&f.B2, &v, n), 0);
+        assert_int_equal(cb_belief_fill(&f.B2, &S, &v, &f.W, 0, 1, n, 0.1, sd), 0);
         blank(&f.B2, 0, n);
-        assert_true(a->finish(&f.B2, n, 0.1) < n);
-        assert_int_equal(a->extend(&f.B2, &v, n, n2), 0);
-        assert_int_equal(a->fill(&f.B2, &S, &v, &f.W, n, 1, n2, 0.1, sd), 0);
+        assert_true(cb_belief_finish(&f.B2, n, 0.1) < n);
+        assert_int_equal(cb_belief_extend(&f.B2, &v, n, n2), 0);
+        assert_int_equal(cb_belief_fill(&f.B2, &S, &v, &f.W, n, 1, n2, 0.1, sd), 0);
         blank(&f.B2, n, n2);
-        assert_int_equal(a->finish(&f.B2, n2, 0.1), holes);
+        assert_int_equal(cb_belief_finish(&f.B2, n2, 0.1), holes);
         pools_equal(&f.B, &f.B2);
         views++;
     }
     assert_true(views >= 4);
-    a->bfree(&S);
+    cb_belief_free(&S);
     poolfix_close(&f);
 }
 
@@ -568,5 +530,5 @@ int main(void)
         cmocka_unit_test(test_split),
         cmocka_unit_test(test_extend),
     };
-    return cmocka_run_group_tests_name("belief", tests, setup, cbt_plugin_teardown);
+    return cmocka_run_group_tests_name("belief", tests, NULL, NULL);
 }

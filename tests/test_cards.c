@@ -15,6 +15,7 @@
 
 #include "cardbot/cards.h"
 #include "cardbot/rules.h"
+#include "util_int.h" /* core/: cb_splitmix64 */
 
 /* Card id from rank char and suit char, spelled out here so the test does not share the
  * parser's tables. */
@@ -413,15 +414,6 @@ static void test_format(void **state)
     assert_string_equal(buf, "");
 }
 
-/* splitmix64, state local to the test */
-static uint64_t mix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 static void test_round_trip(void **state)
 {
     (void)state;
@@ -431,8 +423,8 @@ static void test_round_trip(void **state)
     for (int p = 0; p < 3; p++) {
         cb_cards deck = deck_of(presets[p]);
         for (int i = 0; i < 2000; i++) {
-            cb_cards c = mix(&s) & mix(&s) & deck; /* about a quarter of the deck */
-            if (i % 7 == 0) c = deck & mix(&s);
+            cb_cards c = cb_splitmix64(&s) & cb_splitmix64(&s) & deck; /* about a quarter of the deck */
+            if (i % 7 == 0) c = deck & cb_splitmix64(&s);
             cb_cards_format(c, true, buf, sizeof buf);
             cb_cards back = 0;
             char err[128] = "";

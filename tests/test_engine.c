@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "cardbot/game.h"
+#include "util_int.h" /* core/: CB_GOLDEN64 */
 #include "support/oracle_settle.h"
 
 static uint64_t next_rand(uint64_t *s)
@@ -175,7 +176,7 @@ static void random_games(const char *preset, const char *flag, const char *value
         assert_int_equal(cb_rules_set(&r, flag, value, NULL, 0), 0);
     totals t;
     memset(&t, 0, sizeof t);
-    uint64_t rng = 0x9E3779B97F4A7C15ull ^ (uint64_t)games;
+    uint64_t rng = CB_GOLDEN64 ^ (uint64_t)games;
     for (int g = 0; g < games; g++)
         random_game(&r, 11, (uint64_t)g, &rng, &t);
     print_message("%s%s%s: %d games, %d actions (%d views checked), %d bids, %d redeals, %d passes, %d bombs, "

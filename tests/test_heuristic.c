@@ -1,7 +1,7 @@
 /* The heuristic plugin through its ABI: dlopen build/<v>/plugins/heuristic.so (env CB_BUILD,
  * default build/plain), create / parameters, determinism, one-play wins, bidding, the struct
- * size contract, and hundreds of whole PDK and DDZ deals heuristic vs heuristic played with the
- * plugin's own deal helper (plugin/common/deal.h, reached with dlsym) where every answer is
+ * size contract, and hundreds of whole PDK and DDZ deals heuristic vs heuristic played with
+ * core's deal API (game.h) where every answer is
  * re-checked here with core's cb_play_legal. Level 6 against level 1 in points is printed; the
  * assertion on it is only a clearly safe margin (strength figures belong to benchmarks). */
 #include <setjmp.h>
@@ -20,6 +20,7 @@
 #include "cardbot/bot.h"
 #include "support/randhand.h"
 #include "cardbot/game.h"
+#include "util_int.h" /* core/: cb_now_ns */
 
 typedef cbt_bot_plugin api; /* tests/support/botfix.h */
 
@@ -296,12 +297,7 @@ typedef struct tally {
     double seconds;
 } tally;
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec * 1e-9;
-}
+static double now_s(void) { return (double)cb_now_ns() * 1e-9; }
 
 /* One deal with inst[s] (levels lv[s]); every answer re-checked with core. */
 static void play_deal(const api *a, const cb_rules *r, const cb_cards hands[3], cb_cards bottom,
@@ -312,7 +308,7 @@ static void play_deal(const api *a, const cb_rules *r, const cb_cards hands[3], 
     memset(&d, 0, sizeof d);
     d.hist = hist;
     d.hist_cap = 256;
-    a->common.deal_init(&d, r, hands, -1, landlord, 1, bottom);
+    cb_deal_init(&d, r, hands, -1, landlord, 1, bottom);
     int bids[3] = {-1, -1, -1};
     if (landlord >= 0)
         for (int s = 0; s < 3; s++)
@@ -322,7 +318,7 @@ static void play_deal(const api *a, const cb_rules *r, const cb_cards hands[3], 
         assert_true(++guard < 250);
         int s = d.turn;
         cb_view v;
-        a->common.deal_view(&d, bids, seed + (uint64_t)guard * 7919u, &v);
+        cb_deal_view(&d, bids, seed + (uint64_t)guard * 7919u, &v);
         cb_decision dec;
         memset(&dec, 0, sizeof dec);
         dec.struct_size = sizeof dec;
@@ -352,10 +348,10 @@ static void play_deal(const api *a, const cb_rules *r, const cb_cards hands[3], 
             assert_true(dec.cards & cb_card_bit(cb_card_id(CB_RANK_3, CB_SUIT_S)));
         if (!dec.cards)
             m.shape = CB_PASS;
-        assert_true(a->common.deal_step(&d, &m, why, sizeof why) >= 0);
+        assert_true(cb_deal_step(&d, &m, why, sizeof why) >= 0);
     }
     int delta[3];
-    assert_true(a->common.deal_points(&d, delta) >= 1); /* the multiplier (PDK: 1) */
+    assert_true(cb_deal_points(&d, delta) >= 1); /* the multiplier (PDK: 1) */
     assert_int_equal(delta[0] + delta[1] + delta[2], 0);
     for (int s = 0; s < 3; s++) {
         t->points[lv[s]] += delta[s];

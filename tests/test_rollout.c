@@ -1,6 +1,6 @@
-/* The lean play-out policy (plugin/common/rollout.h), reached with dlsym in the built ismcts
- * plugin (env CB_BUILD, default build/plain) like the other plugin/common code; the rules come
- * from this test's own core.
+/* The lean play-out policy (plugin/common/rollout.h), linked from the plugins' static library
+ * (the Makefile's PLUGIN_LIBS) like the other plugin/common code; the ismcts key through the
+ * built plugin's entry (env CB_BUILD, default build/plain).
  *
  *  - legality: thousands of positions of PDK (pdk16, pdk15, guanpai, with a 包庄 declarer,
  *    with must_beat / warn_single / spade3_first off) and DDZ (landlord random, rocket kickers)
@@ -34,27 +34,9 @@
 #include "../plugin/common/policy.h"
 #include "../plugin/common/rollout.h"
 
-typedef struct api {
-    void *so; /* first: the state of cbt_plugin_setup (tests/support/plugload.h) */
-    __typeof__(cb_rollout_init) *ro_init;
-    __typeof__(cb_rollout_free) *ro_free;
-    __typeof__(cb_rollout_choose) *ro_choose;
-    __typeof__(cb_hcfg_rollout) *hcfg_rollout;
-    cb_plugin_entry_fn entry;
-    cbt_deal_api common; /* plugin/common: the deal helper and the shared heuristic */
-} api;
-
 static int setup(void **state)
 {
-    static const cbt_sym syms[] = {
-        {"cb_rollout_init", offsetof(api, ro_init)},
-        {"cb_rollout_free", offsetof(api, ro_free)},
-        {"cb_rollout_choose", offsetof(api, ro_choose)},
-        {"cb_hcfg_rollout", offsetof(api, hcfg_rollout)},
-        {CB_PLUGIN_ENTRY, offsetof(api, entry)},
-        CBT_DEAL_API_SYMS(api, common),
-    };
-    return cbt_plugin_setup(state, "ismcts", sizeof(api), syms, sizeof syms / sizeof syms[0]);
+    return cbt_bot_plugin_setup(state, "ismcts");
 }
 
 /* ---- variants and deals ---- */
@@ -88,7 +70,7 @@ static const variant *variant_open(int vi, uint64_t seed, cb_rules *r, cbt_rng *
     return v;
 }
 
-static void start(const api *a, const variant *v, const cb_rules *r, cbt_rng *g, cb_deal *d)
+static void start(const variant *v, const cb_rules *r, cbt_rng *g, cb_deal *d)
 {
     cb_cards h[3], bottom;
     cbt_deal(g, r->deck, r->hand_size, h, &bottom);
@@ -100,7 +82,7 @@ static void start(const api *a, const variant *v, const cb_rules *r, cbt_rng *g,
         ll = (int)cbt_rng_below(g, 3);
     }
     memset(d, 0, sizeof *d);
-    a->common.deal_init(d, r, h, -1, ll, 1, r->game == CB_GAME_DDZ ? bottom : 0);
+    cb_deal_init(d, r, h, -1, ll, 1, r->game == CB_GAME_DDZ ? bottom : 0);
 }
 
 static void ctx_of(const cb_deal *d, cb_ctx *ctx)
@@ -133,13 +115,13 @@ static bool same_action(const cb_move *x, const cb_move *y)
 
 static void test_legal(void **state)
 {
-    api *a = *state;
+    (void)state;
     uint64_t seed = cbt_seed(0x4011);
     print_message("seed %llu (CB_SEED)\n", (unsigned long long)seed);
     cb_move *buf = malloc(sizeof *buf * CB_MOVES_CAP);
     assert_non_null(buf);
     cb_rollout ro;
-    assert_int_equal(a->ro_init(&ro), 0);
+    assert_int_equal(cb_rollout_init(&ro), 0);
     long checked = 0, wholes = 0;
     for (int vi = 0; vi < NVARIANTS; vi++) {
         cb_rules r;
@@ -147,14 +129,14 @@ static void test_legal(void **state)
         const variant *v = variant_open(vi, seed + 977u * (uint64_t)vi, &r, &g);
         for (int deal = 0; deal < 120; deal++) {
             cb_deal d;
-            start(a, v, &r, &g, &d);
+            start(v, &r, &g, &d);
             /* a random start: none (the first lead, a DDZ landlord's 20 cards) or a few
              * random legal actions */
             int pre = deal % 4 == 0 ? 0 : (int)cbt_rng_below(&g, 30);
             while (d.winner < 0 && d.steps < pre) {
                 cb_move m;
                 random_action(&g, &d, buf, &m);
-                assert_int_equal(a->common.deal_step(&d, &m, NULL, 0) >= 0, 1);
+                assert_int_equal(cb_deal_step(&d, &m, NULL, 0) >= 0, 1);
             }
             int cards = cb_cards_size(d.hands[0] | d.hands[1] | d.hands[2]);
             int limit = d.steps + 3 * cards + 3; /* a play takes >= 1 card; a trick ends after two passes */
@@ -162,8 +144,8 @@ static void test_legal(void **state)
                 if (d.steps > limit)
                     fail_msg("%s deal %d: the play-out did not end in %d steps", v->name, deal, limit);
                 cb_move m, again;
-                assert_int_equal(a->ro_choose(&ro, &d, &m), 0);
-                assert_int_equal(a->ro_choose(&ro, &d, &again), 0);
+                assert_int_equal(cb_rollout_choose(&ro, &d, &m), 0);
+                assert_int_equal(cb_rollout_choose(&ro, &d, &again), 0);
                 if (!same_action(&m, &again))
                     fail_msg("%s deal %d step %d: two answers to one position", v->name, deal, d.steps);
                 cb_ctx ctx;
@@ -179,14 +161,14 @@ static void test_legal(void **state)
                                  deal, d.steps);
                 }
                 checked++;
-                assert_int_equal(a->common.deal_step(&d, &m, why, sizeof why) >= 0, 1);
+                assert_int_equal(cb_deal_step(&d, &m, why, sizeof why) >= 0, 1);
             }
         }
     }
     print_message("%ld decisions checked, %ld whole-hand plays\n", checked, wholes);
     assert_true(checked > 10000);
     assert_true(wholes > 500);
-    a->ro_free(&ro);
+    cb_rollout_free(&ro);
     free(buf);
 }
 
@@ -194,10 +176,10 @@ static void test_legal(void **state)
 
 static void test_fair(void **state)
 {
-    api *a = *state;
+    (void)state;
     uint64_t seed = cbt_seed(0xFA1);
     cb_rollout ro;
-    assert_int_equal(a->ro_init(&ro), 0);
+    assert_int_equal(cb_rollout_init(&ro), 0);
     long checked = 0;
     for (int vi = 0; vi < NVARIANTS; vi++) {
         cb_rules r;
@@ -205,10 +187,10 @@ static void test_fair(void **state)
         const variant *v = variant_open(vi, seed + 31u * (uint64_t)vi, &r, &g);
         for (int deal = 0; deal < 60; deal++) {
             cb_deal d;
-            start(a, v, &r, &g, &d);
+            start(v, &r, &g, &d);
             while (d.winner < 0) {
                 cb_move m;
-                assert_int_equal(a->ro_choose(&ro, &d, &m), 0);
+                assert_int_equal(cb_rollout_choose(&ro, &d, &m), 0);
                 /* the same public record and hand, the other cards dealt anew */
                 int o1 = (d.turn + 1) % 3, o2 = (d.turn + 2) % 3;
                 cb_cards pool = d.hands[o1] | d.hands[o2];
@@ -228,32 +210,32 @@ static void test_fair(void **state)
                     }
                     e.hands[o2] = rest;
                     cb_move m2;
-                    assert_int_equal(a->ro_choose(&ro, &e, &m2), 0);
+                    assert_int_equal(cb_rollout_choose(&ro, &e, &m2), 0);
                     if (!same_action(&m, &m2))
                         fail_msg("%s deal %d step %d: the action depends on hidden cards", v->name, deal, d.steps);
                     checked++;
                 }
-                assert_int_equal(a->common.deal_step(&d, &m, NULL, 0) >= 0, 1);
+                assert_int_equal(cb_deal_step(&d, &m, NULL, 0) >= 0, 1);
             }
         }
     }
     print_message("%ld re-dealt positions\n", checked);
     assert_true(checked > 5000);
-    a->ro_free(&ro);
+    cb_rollout_free(&ro);
 }
 
 /* ---- the heuristic's judgement ---- */
 
 static void test_agrees_with_heuristic(void **state)
 {
-    api *a = *state;
+    (void)state;
     uint64_t seed = cbt_seed(0xA9EE);
     cb_rollout ro;
-    assert_int_equal(a->ro_init(&ro), 0);
+    assert_int_equal(cb_rollout_init(&ro), 0);
     cb_heur_agent h;
     memset(&h, 0, sizeof h);
-    a->hcfg_rollout(&h.cfg);
-    assert_int_equal(a->common.hws_init(&h.ws), 0);
+    cb_hcfg_rollout(&h.cfg);
+    assert_int_equal(cb_hws_init(&h.ws), 0);
     cb_move *buf = malloc(sizeof *buf * CB_MOVES_CAP);
     assert_non_null(buf);
     for (int vi = 0; vi < NVARIANTS; vi++) {
@@ -263,18 +245,18 @@ static void test_agrees_with_heuristic(void **state)
         long choices = 0, same = 0;
         for (int deal = 0; deal < 80; deal++) {
             cb_deal d;
-            start(a, v, &r, &g, &d);
+            start(v, &r, &g, &d);
             while (d.winner < 0) {
                 cb_move hm, rm;
-                assert_int_equal(a->common.heur_policy(&h, &d, &hm), 0);
-                assert_int_equal(a->ro_choose(&ro, &d, &rm), 0);
+                assert_int_equal(cb_heur_deal_policy(&h, &d, &hm), 0);
+                assert_int_equal(cb_rollout_choose(&ro, &d, &rm), 0);
                 cb_ctx ctx;
                 ctx_of(&d, &ctx);
                 if (cb_legal_moves(&r, &ctx, buf, CB_MOVES_CAP) > 1) {
                     choices++;
                     same += same_action(&hm, &rm);
                 }
-                assert_int_equal(a->common.deal_step(&d, &hm, NULL, 0) >= 0, 1);
+                assert_int_equal(cb_deal_step(&d, &hm, NULL, 0) >= 0, 1);
             }
         }
         double share = (double)same / (double)choices;
@@ -284,16 +266,16 @@ static void test_agrees_with_heuristic(void **state)
         assert_true(share >= 0.98);
     }
     free(buf);
-    a->common.hws_free(&h.ws);
-    a->ro_free(&ro);
+    cb_hws_free(&h.ws);
+    cb_rollout_free(&ro);
 }
 
 /* ---- the ismcts key ---- */
 
 static void test_ismcts_key(void **state)
 {
-    api *a = *state;
-    const cb_bot *bot = a->entry();
+    const cbt_bot_plugin *a = *state;
+    const cb_bot *bot = a->bot;
     assert_non_null(bot);
     char err[200] = "";
     cb_param bad = {"rollout", "greedy"};
@@ -319,19 +301,19 @@ static void test_ismcts_key(void **state)
             fail_msg("rollout = %s refused: %s", names[k], err);
         for (int deal = 0; deal < 4; deal++) {
             cb_deal d;
-            start(a, &variants[0], &r, &g, &d);
+            start(&variants[0], &r, &g, &d);
             d.hist = hist;
             d.hist_cap = 256;
             int stop = 4 + (int)cbt_rng_below(&g, 12);
             while (d.winner < 0 && d.steps < stop) {
                 cb_move m;
                 random_action(&g, &d, buf, &m);
-                assert_int_equal(a->common.deal_step(&d, &m, NULL, 0) >= 0, 1);
+                assert_int_equal(cb_deal_step(&d, &m, NULL, 0) >= 0, 1);
             }
             if (d.winner >= 0)
                 continue;
             cb_view v;
-            a->common.deal_view(&d, NULL, 7u + (uint64_t)deal, &v);
+            cb_deal_view(&d, NULL, 7u + (uint64_t)deal, &v);
             v.budget_ms = 0;
             cb_decision dec;
             memset(&dec, 0, sizeof dec);

@@ -1,7 +1,7 @@
-/* Determinization (plugin/common/worlds.c), reached with dlsym in build/<v>/plugins/ismcts.so
- * (env CB_BUILD, default build/plain).
+/* Determinization (plugin/common/worlds.c), linked from the plugins' static library (the
+ * Makefile's PLUGIN_LIBS).
  *
- * Thousands of public histories come from whole deals played with the plugin's own deal helper
+ * Thousands of public histories come from whole deals played with core's deal API
  * by a mix of uniform random and heuristic seats, under several rule sets (PDK pdk16 / pdk15 /
  * guanpai, DDZ, and DDZ with must_beat on so passes prove something there too). At random
  * decisions the deciding seat's view is handed to the sampler and every world it returns is
@@ -30,27 +30,6 @@
 #include "../plugin/common/policy.h"
 #include "../plugin/common/worlds.h"
 
-typedef struct api {
-    void *so; /* first: the state of cbt_plugin_setup (tests/support/plugload.h) */
-    int (*from_view)(cb_worlds *, const cb_view *, char *, size_t);
-    int (*sample)(cb_worlds *, cb_rng *, cb_cards[3], cb_cards *);
-    bool (*consistent)(const cb_worlds *, const cb_cards[3], cb_cards);
-    void (*wfree)(cb_worlds *);
-    cbt_deal_api common; /* plugin/common: the deal helper and the shared heuristic */
-} api;
-
-static int setup(void **state)
-{
-    static const cbt_sym syms[] = {
-        {"cb_worlds_from_view", offsetof(api, from_view)},
-        {"cb_worlds_sample", offsetof(api, sample)},
-        {"cb_worlds_consistent", offsetof(api, consistent)},
-        {"cb_worlds_free", offsetof(api, wfree)},
-        CBT_DEAL_API_SYMS(api, common),
-    };
-    return cbt_plugin_setup(state, "ismcts", sizeof(api), syms, sizeof syms / sizeof syms[0]);
-}
-
 /* ---- what the record proves, kept by the test while it plays ---- */
 
 typedef struct proof {
@@ -62,7 +41,6 @@ typedef struct proof {
 } proof;
 
 typedef struct game {
-    const api *a;
     cb_rules r;
     cb_deal g;
     cb_play_rec hist[400];
@@ -162,7 +140,7 @@ static void check_world(const game *G, const cb_view *v, const cb_cards w[3], cb
 static int pick_random(game *G, cb_move *out)
 {
     cb_ctx ctx;
-    G->a->common.deal_ctx(&G->g, &ctx);
+    cb_deal_ctx(&G->g, &ctx);
     int n = cb_legal_moves(&G->r, &ctx, G->moves, CB_MOVES_CAP);
     if (n <= 0)
         return -1;
@@ -179,39 +157,37 @@ typedef struct tally {
 static void sample_view(game *G, cb_worlds *W, const cb_view *v, const cb_cards truth[3], cb_cards truth_bottom,
                         cb_rng *wr, int k, bool bidding, tally *t)
 {
-    const api *a = G->a;
     char err[160] = "";
-    if (a->from_view(W, v, err, sizeof err) != 0)
+    if (cb_worlds_from_view(W, v, err, sizeof err) != 0)
         fail_msg("cb_worlds_from_view refused a real record: %s", err);
-    assert_true(a->consistent(W, truth, truth_bottom)); /* the truth is never excluded */
+    assert_true(cb_worlds_consistent(W, truth, truth_bottom)); /* the truth is never excluded */
     t->views++;
     for (int i = 0; i < k; i++) {
         cb_cards w[3], bottom = 0;
-        if (a->sample(W, wr, w, &bottom) != 0) {
+        if (cb_worlds_sample(W, wr, w, &bottom) != 0) {
             t->failures++;
             continue;
         }
         t->worlds++;
         t->proofs_checked += G->nproofs;
         check_world(G, v, w, bottom, bidding);
-        assert_true(a->consistent(W, w, bottom));
+        assert_true(cb_worlds_consistent(W, w, bottom));
     }
 }
 
-static void run_rules(const api *a, const char *preset, const char *flag, const char *value, int games,
+static void run_rules(const char *preset, const char *flag, const char *value, int games,
                       uint64_t seed, tally *t)
 {
     game *G = calloc(1, sizeof *G);
     assert_non_null(G);
-    G->a = a;
     assert_int_equal(cb_rules_preset(preset, &G->r), 0);
     if (flag)
         assert_int_equal(cb_rules_set(&G->r, flag, value, NULL, 0), 0);
     const cb_rules *r = &G->r;
     bool ddz = r->game == CB_GAME_DDZ;
     cbt_rng_seed(&G->rng, seed);
-    a->common.hcfg_level(&G->heur.cfg, 6);
-    assert_int_equal(a->common.hws_init(&G->heur.ws), 0);
+    cb_hcfg_level(&G->heur.cfg, 6);
+    assert_int_equal(cb_hws_init(&G->heur.ws), 0);
     cb_worlds W;
     memset(&W, 0, sizeof W);
     cb_rng wr;
@@ -238,7 +214,7 @@ static void run_rules(const api *a, const char *preset, const char *flag, const 
         G->g.hist = G->hist;
         G->g.hist_cap = 400;
         G->g.check = true;
-        a->common.deal_init(&G->g, r, h, -1, ddz ? 0 : -1, 1, ddz ? bottom : 0);
+        cb_deal_init(&G->g, r, h, -1, ddz ? 0 : -1, 1, ddz ? bottom : 0);
         G->nproofs = 0;
         for (int s = 0; s < 3; s++)
             G->random_seat[s] = cbt_rng_below(&G->rng, 2) == 0;
@@ -247,27 +223,27 @@ static void run_rules(const api *a, const char *preset, const char *flag, const 
             /* a view of the seat to act, now and then */
             if (cbt_rng_below(&G->rng, 4) == 0) {
                 cb_view v;
-                a->common.deal_view(&G->g, ddz ? bids : NULL, cbt_rng_next(&G->rng), &v);
+                cb_deal_view(&G->g, ddz ? bids : NULL, cbt_rng_next(&G->rng), &v);
                 sample_view(G, &W, &v, G->g.hands, 0, &wr, 3, false, t);
             }
             cb_move m;
             int rc = G->random_seat[G->g.turn] ? pick_random(G, &m)
-                                               : a->common.heur_policy(&G->heur, &G->g, &m);
+                                               : cb_heur_deal_policy(&G->heur, &G->g, &m);
             assert_int_equal(rc, 0);
             record_proof(G, &m);
             char why[120] = "";
-            if (a->common.deal_step(&G->g, &m, why, sizeof why) < 0)
+            if (cb_deal_step(&G->g, &m, why, sizeof why) < 0)
                 fail_msg("%s: a policy broke the rules: %s", preset, why);
         }
     }
-    a->wfree(&W);
-    a->common.hws_free(&G->heur.ws);
+    cb_worlds_free(&W);
+    cb_hws_free(&G->heur.ws);
     free(G);
 }
 
 static void test_random_histories(void **state)
 {
-    const api *a = *state;
+    (void)state;
     uint64_t seed = cbt_seed(2024);
     print_message("seed %llu\n", (unsigned long long)seed);
     static const struct {
@@ -284,7 +260,7 @@ static void test_random_histories(void **state)
     tally all = {0, 0, 0, 0};
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         tally t = {0, 0, 0, 0};
-        run_rules(a, runs[i].preset, runs[i].flag, runs[i].value, runs[i].games, seed + i, &t);
+        run_rules(runs[i].preset, runs[i].flag, runs[i].value, runs[i].games, seed + i, &t);
         print_message("%-8s %-16s %4d games: %5ld views, %6ld worlds checked, %ld failed samples, %ld proof checks\n",
                       runs[i].preset, runs[i].flag ? runs[i].flag : "", runs[i].games, t.views, t.worlds, t.failures,
                       t.proofs_checked);
@@ -300,7 +276,7 @@ static void test_random_histories(void **state)
 /* Records no world can satisfy: the sampler fails (never answers with a world). */
 static void test_impossible_records(void **state)
 {
-    const api *a = *state;
+    (void)state;
     cb_rules r;
     assert_int_equal(cb_rules_preset("pdk16", &r), 0);
     r.spade3_first = false;
@@ -320,12 +296,12 @@ static void test_impossible_records(void **state)
     v.nhistory = 3;
     cb_worlds W;
     memset(&W, 0, sizeof W);
-    assert_int_equal(a->from_view(&W, &v, NULL, 0), 0);
+    assert_int_equal(cb_worlds_from_view(&W, &v, NULL, 0), 0);
     cb_rng g;
     cb_rng_seed(&g, 1);
     cb_cards w[3];
     for (int i = 0; i < 20; i++)
-        assert_int_equal(a->sample(&W, &g, w, NULL), -1);
+        assert_int_equal(cb_worlds_sample(&W, &g, w, NULL), -1);
     /* 2) a pair of kings led, both others pass: neither holds a pair above kings, yet the
      *    three aces are all unseen, so one of them holds two (only the exact check knows) */
     assert_int_equal(cb_cards_parse("KsKh", deck, &c, NULL, 0), 0);
@@ -334,23 +310,23 @@ static void test_impossible_records(void **state)
     v.hand = mine;
     v.cards_left[0] = 14;
     v.history = h2;
-    assert_int_equal(a->from_view(&W, &v, NULL, 0), 0);
+    assert_int_equal(cb_worlds_from_view(&W, &v, NULL, 0), 0);
     for (int i = 0; i < 5; i++)
-        assert_int_equal(a->sample(&W, &g, w, NULL), -1);
+        assert_int_equal(cb_worlds_sample(&W, &g, w, NULL), -1);
     /* ... while the same record with an ace in my hand leaves worlds to find */
     assert_int_equal(cb_cards_parse("3s3h3c4s4h4c5s5h5c6s6h6c7sAh", deck, &mine, NULL, 0), 0);
     v.hand = mine;
-    assert_int_equal(a->from_view(&W, &v, NULL, 0), 0);
+    assert_int_equal(cb_worlds_from_view(&W, &v, NULL, 0), 0);
     for (int i = 0; i < 5; i++) {
-        assert_int_equal(a->sample(&W, &g, w, NULL), 0);
-        assert_true(a->consistent(&W, w, 0));
+        assert_int_equal(cb_worlds_sample(&W, &g, w, NULL), 0);
+        assert_true(cb_worlds_consistent(&W, w, 0));
     }
     /* 3) a record that does not add up is refused outright */
     v.cards_left[1] = 10;
     char err[160] = "";
-    assert_int_not_equal(a->from_view(&W, &v, err, sizeof err), 0);
+    assert_int_not_equal(cb_worlds_from_view(&W, &v, err, sizeof err), 0);
     assert_true(err[0] != 0);
-    a->wfree(&W);
+    cb_worlds_free(&W);
 }
 
 int main(void)
@@ -359,5 +335,5 @@ int main(void)
         cmocka_unit_test(test_random_histories),
         cmocka_unit_test(test_impossible_records),
     };
-    return cmocka_run_group_tests(tests, setup, cbt_plugin_teardown);
+    return cmocka_run_group_tests(tests, NULL, NULL);
 }

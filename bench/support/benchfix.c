@@ -14,21 +14,6 @@
 
 #include "cardbot/game.h"
 
-uint64_t cbb_rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-uint64_t cbb_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -167,7 +152,7 @@ int cbb_play_game(const cb_rules *r, cbb_decide_fn decide, void *ctx, uint64_t *
     cb_engine_opts o;
     memset(&o, 0, sizeof o);
     o.struct_size = sizeof o;
-    o.key = cbb_rng_next(rng);
+    o.key = cb_splitmix64(rng);
     o.first_bidder = o.landlord = -1;
     char err[160];
     cb_engine *e = cb_engine_new(r, &o, err, sizeof err);

@@ -14,10 +14,7 @@
 
 #include "cardbot/shim.h"
 
-/* splitmix64 on a bare state: the benchmarks' deals and view seeds. */
-uint64_t cbb_rng_next(uint64_t *s);
-/* CLOCK_MONOTONIC in nanoseconds. */
-uint64_t cbb_now_ns(void);
+#include "util_int.h" /* core/: cb_splitmix64 (deals, view seeds), cb_now_ns (timing) */
 
 /* Median (t[n/2] after sorting), min and max of n per-pass times, each divided by div. */
 typedef struct cbb_spread {

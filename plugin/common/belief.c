@@ -3,7 +3,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cardbot/game.h"
 #include "situ.h"
@@ -135,9 +134,7 @@ static bool late(cb_belief *b)
 {
     if (!b->deadline_ns || b->n == 0)
         return false;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    if ((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec < b->deadline_ns)
+    if (cb_now_ns() < b->deadline_ns)
         return false;
     b->cut = true;
     return true;
@@ -209,13 +206,6 @@ static int walk(cb_belief *b, const cb_view *v, cb_worlds *w, int n, double eps,
     return b->n;
 }
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 int cb_belief_reserve(cb_belief *b, const cb_view *v, int n)
 {
     if (n < 1 || grow(b, n, v->nhistory > 0 ? v->nhistory : 1) != 0)
@@ -235,7 +225,7 @@ int cb_belief_fill(cb_belief *pool, cb_belief *s, const cb_view *v, cb_worlds *w
         pool->mismatch[i] = -1;
         pool->dec[i] = 0;
         /* slot 0 is always tried: a cut pool still has a world */
-        if (i > 0 && pool->deadline_ns && now_ns() >= pool->deadline_ns) {
+        if (i > 0 && pool->deadline_ns && cb_now_ns() >= pool->deadline_ns) {
             s->cut = true;
             continue;
         }

@@ -8,6 +8,12 @@
 
 #include "cardbot/bot.h"
 
+/* The one symbol a plugin exports. Plugin objects are compiled with -fvisibility=hidden (the
+ * Makefile), so everything else — plugin/common and the plugin's own code — stays inside the
+ * .so: two plugins loaded in one host cannot bind to each other's copy of a helper, and the
+ * dynamic table holds cb_plugin_entry alone (tests/test_plugin_exports.sh checks it). */
+#define CB_PLUG_EXPORT __attribute__((visibility("default")))
+
 /* The view members plugins read all exist in ABI 1.0's cb_view; PDK or DDZ only. */
 bool cb_plug_view_ok(const cb_view *v);
 /* Zeroed, own struct_size, value NAN, min-hands -1 (unknown). */

@@ -118,7 +118,7 @@ int cb_hws_min_hands(cb_hws *ws, const cb_rules *r, cb_counts hand)
         ws->mh_rules = r;
     }
     ws->mh_calls++;
-    uint64_t h = hand * 0x9E3779B97F4A7C15ull;
+    uint64_t h = hand * CB_GOLDEN64; /* Fibonacci hashing: the top bits index the cache */
     unsigned i = (unsigned)(h >> 53) & (CB_MH_CACHE - 1);
     if (ws->mh_key[i] == hand) {
         ws->mh_hits++;

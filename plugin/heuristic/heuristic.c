@@ -1,13 +1,11 @@
 /* cardbot — the heuristic strategy plugin: no search, scored legal plays (plugin/common/policy.c)
  * and bidding by hand strength.
  *
- * Parameters (config keys of a [strategy.NAME] group with plugin = heuristic):
- *   level = 1..6   1 beginner .. 6 master (default 6). Lower levels stop counting cards
- *                  (level <= 3), stop team play (<= 2) and endgame finishing (<= 4), look at
- *                  fewer kicker layouts, and sample among plays within a loss cap of the best
- *                  (softmax temperature plus a blunder rate), so they are weak but never absurd.
- *   seed = N       extra seed mixed with each view's seed (default 0): same view, same seed,
- *                  same answer.
+ * Parameters (config keys of a [strategy.NAME] group with plugin = heuristic): the table in
+ * params.c (README prints it). level: lower levels stop counting cards (level <= 3), stop team
+ * play (<= 2) and endgame finishing (<= 4), look at fewer kicker layouts, and sample among plays
+ * within a loss cap of the best (softmax temperature plus a blunder rate), so they are weak but
+ * never absurd. Same view, same seed: same answer.
  */
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +15,7 @@
 #include "../common/decision.h"
 #include "cardbot/bot.h"
 #include "../common/policy.h"
+#include "heuristic.h"
 
 typedef struct heur {
     int level;
@@ -32,43 +31,13 @@ static void set_err(char *err, size_t errlen, const char *fmt, const char *a, co
         snprintf(err, errlen, fmt, a, b);
 }
 
-static int parse_u64(const char *s, uint64_t *out)
-{
-    if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
-        return -1;
-    char *end = NULL;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (!end || *end)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 static void *heur_create(const cb_param *params, int nparams, char *err, size_t errlen)
 {
-    int level = 6;
-    uint64_t seed = 0;
-    for (int i = 0; i < nparams; i++) {
-        const char *k = params[i].key ? params[i].key : "";
-        const char *v = params[i].value ? params[i].value : "";
-        uint64_t x;
-        if (strcmp(k, "level") == 0) {
-            if (parse_u64(v, &x) != 0 || x < 1 || x > 6) {
-                set_err(err, errlen, "heuristic: level: '%s' is not a level 1..6%s", v, "");
-                return NULL;
-            }
-            level = (int)x;
-        } else if (strcmp(k, "seed") == 0) {
-            if (parse_u64(v, &x) != 0) {
-                set_err(err, errlen, "heuristic: seed: '%s' is not an unsigned integer%s", v, "");
-                return NULL;
-            }
-            seed = x;
-        } else {
-            set_err(err, errlen, "heuristic: unknown parameter '%s' (known: level, seed)%s", k, "");
-            return NULL;
-        }
-    }
+    heur_params p;
+    if (cb_params_parse("heuristic", heur_param_table, heur_param_count, params, nparams, &p, NULL, err, errlen))
+        return NULL;
+    int level = p.level;
+    uint64_t seed = p.seed;
     heur *h = calloc(1, sizeof *h);
     if (!h || cb_hws_init(&h->ws) != 0) {
         free(h);
@@ -190,4 +159,4 @@ static const cb_bot heuristic_bot = {
     .decide_play = heur_decide_play,
 };
 
-const cb_bot *cb_plugin_entry(void) { return &heuristic_bot; }
+CB_PLUG_EXPORT const cb_bot *cb_plugin_entry(void) { return &heuristic_bot; }

@@ -63,7 +63,7 @@ int ism_decide_bid(ism *m, const cb_view *v, cb_decision *d)
     cb_deal_policy pols[3] = {pol, pol, pol};
     void *users[3] = {&t->agent, &t->agent, &t->agent};
     int n = 0, wins = 0;
-    uint64_t t0 = is_now_ns();
+    uint64_t t0 = cb_now_ns();
     for (int i = 0; i < m->p.bid_samples; i++) {
         cb_cards hands[3], bottom = 0;
         if (cb_worlds_sample(&m->worlds, &rng, hands, &bottom) != 0)
@@ -83,7 +83,7 @@ int ism_decide_bid(ism *m, const cb_view *v, cb_decision *d)
         if (w == v->seat)
             wins++;
     }
-    double ms = (double)(is_now_ns() - t0) / 1e6;
+    double ms = (double)(cb_now_ns() - t0) / 1e6;
     if (n == 0)
         return -1; /* nothing sampled: the shim's fallback bids */
     double p = (double)wins / n;

@@ -104,7 +104,6 @@
  * be found, the answer is the heuristic's (level 6) and the explanation says so; forced plays and
  * a hand that goes out in one play are answered at once, also through the heuristic.
  */
-#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -115,251 +114,10 @@
 #include "cardbot/bot.h"
 #include "ismcts.h"
 
-/* the budget when neither iterations nor time_ms is given: PDK 20000, DDZ 1000 (see the key) */
-#define DEFAULT_ITERATIONS_PDK 20000
-#define DEFAULT_ITERATIONS_DDZ 1000
-#define ITERATIONS_BY_GAME UINT64_MAX
-/* belief_explained when not given: PDK 100, DDZ 0 (see the key) */
-#define DEFAULT_BELIEF_EXPLAINED_PDK 100
-#define DEFAULT_BELIEF 0.1
-#define DEFAULT_BELIEF_FIT 0.01
-/* the pool's size when belief_worlds is not given: PDK 3000, DDZ 300 (see the key's comment) */
-#define DEFAULT_BELIEF_WORLDS_PDK 3000
-#define DEFAULT_BELIEF_WORLDS_DDZ 300
-#define DEFAULT_BELIEF_CHAINS 0
-
-/* ---- parameters ---- */
-
 static void set_err(char *err, size_t errlen, const char *fmt, const char *a, const char *b)
 {
     if (err && errlen)
         snprintf(err, errlen, fmt, a, b);
-}
-
-static int parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
-{
-    if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
-        return -1;
-    char *end = NULL;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || !end || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_prob(const char *s, double lo, double hi, double *out)
-{
-    if (!s || !*s || *s == ' ')
-        return -1;
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || !end || *end || !isfinite(v) || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-/* v's index in names (NULL-terminated), or -1 when it is none of them */
-static int parse_choice(const char *v, const char *const *names)
-{
-    for (int i = 0; names[i]; i++)
-        if (strcmp(v, names[i]) == 0)
-            return i;
-    return -1;
-}
-
-static const char *const known_keys =
-    "iterations, time_ms, threads, threshold, bid1, bid2, bid3, exploration, rollout, seed, bid_samples, width, "
-    "tree_width, partner_width, opponent_width, endgame, opponents, belief, belief_fit, belief_worlds, belief_chains, tree_exact, rollout_exact, belief_explained, root";
-
-static int parse_params(const cb_param *params, int nparams, is_params *p, char *err, size_t errlen)
-{
-    memset(p, 0, sizeof *p);
-    p->iterations = ITERATIONS_BY_GAME;
-    p->threads = 1;
-    p->threshold = 0.70;
-    p->bid[0] = 0.50;
-    p->bid[1] = 0.58;
-    p->bid[2] = 0.66;
-    p->exploration = 0.7;
-    p->root = IS_ROOT_HALVING;
-    p->rollout = IS_ROLLOUT_FAST;
-    p->bid_samples = 200;
-    p->width = 12;
-    p->endgame = -1; /* per game */
-    p->tree_width = 6;
-    p->partner_width = 1;
-    p->opponent_width = 1;
-    p->belief = DEFAULT_BELIEF;
-    p->belief_fit = -1; /* -1: DEFAULT_BELIEF_FIT */
-    p->belief_worlds = 0; /* per game */
-    p->belief_explained = -1; /* per game */
-    p->tree_exact = IS_EXACT_DEFAULT;
-    p->rollout_exact = IS_EXACT_DEFAULT;
-    p->belief_chains = DEFAULT_BELIEF_CHAINS;
-    bool have_iter = false, have_time = false;
-    for (int i = 0; i < nparams; i++) {
-        const char *k = params[i].key ? params[i].key : "";
-        const char *v = params[i].value ? params[i].value : "";
-        uint64_t x;
-        double f;
-        if (strcmp(k, "iterations") == 0) {
-            if (parse_u64(v, 1, 100000000, &x) != 0) {
-                set_err(err, errlen, "ismcts: iterations: '%s' is not a count 1..100000000%s", v, "");
-                return -1;
-            }
-            p->iterations = x;
-            have_iter = true;
-        } else if (strcmp(k, "time_ms") == 0) {
-            if (parse_u64(v, 1, 600000, &x) != 0) {
-                set_err(err, errlen, "ismcts: time_ms: '%s' is not a time 1..600000 ms%s", v, "");
-                return -1;
-            }
-            p->time_ms = (uint32_t)x;
-            have_time = true;
-        } else if (strcmp(k, "threads") == 0) {
-            if (parse_u64(v, 1, IS_MAX_THREADS, &x) != 0) {
-                set_err(err, errlen, "ismcts: threads: '%s' is not a thread count 1..64%s", v, "");
-                return -1;
-            }
-            p->threads = (int)x;
-        } else if (strcmp(k, "threshold") == 0) {
-            if (parse_prob(v, 0, 1, &f) != 0) {
-                set_err(err, errlen, "ismcts: threshold: '%s' is not a probability 0..1%s", v, "");
-                return -1;
-            }
-            p->threshold = f;
-        } else if (strcmp(k, "bid1") == 0 || strcmp(k, "bid2") == 0 || strcmp(k, "bid3") == 0) {
-            if (parse_prob(v, 0, 1, &f) != 0) {
-                set_err(err, errlen, "ismcts: %s: '%s' is not a probability 0..1", k, v);
-                return -1;
-            }
-            p->bid[k[3] - '1'] = f;
-        } else if (strcmp(k, "exploration") == 0) {
-            if (parse_prob(v, 0, 10, &f) != 0) {
-                set_err(err, errlen, "ismcts: exploration: '%s' is not a number 0..10%s", v, "");
-                return -1;
-            }
-            p->exploration = f;
-        } else if (strcmp(k, "root") == 0) {
-            static const char *const roots[] = {[IS_ROOT_UCB] = "ucb", [IS_ROOT_HALVING] = "halving", NULL};
-            if ((p->root = parse_choice(v, roots)) < 0) {
-                set_err(err, errlen, "ismcts: root: '%s' is not a root policy (ucb, halving)%s", v, "");
-                return -1;
-            }
-        } else if (strcmp(k, "rollout") == 0) {
-            static const char *const policies[] = {
-                [IS_ROLLOUT_HEURISTIC] = "heuristic", [IS_ROLLOUT_RANDOM] = "random", [IS_ROLLOUT_FAST] = "fast", NULL};
-            if ((p->rollout = parse_choice(v, policies)) < 0) {
-                set_err(err, errlen, "ismcts: rollout: '%s' is not a policy (fast, heuristic, random)%s", v, "");
-                return -1;
-            }
-        } else if (strcmp(k, "seed") == 0) {
-            if (parse_u64(v, 0, UINT64_MAX, &x) != 0) {
-                set_err(err, errlen, "ismcts: seed: '%s' is not an unsigned integer%s", v, "");
-                return -1;
-            }
-            p->seed = x;
-        } else if (strcmp(k, "bid_samples") == 0) {
-            if (parse_u64(v, 1, 100000, &x) != 0) {
-                set_err(err, errlen, "ismcts: bid_samples: '%s' is not a count 1..100000%s", v, "");
-                return -1;
-            }
-            p->bid_samples = (int)x;
-        } else if (strcmp(k, "width") == 0) {
-            if (parse_u64(v, 1, IS_MAX_WIDTH, &x) != 0) {
-                set_err(err, errlen, "ismcts: width: '%s' is not a count 1..48%s", v, "");
-                return -1;
-            }
-            p->width = (int)x;
-        } else if (strcmp(k, "tree_width") == 0 || strcmp(k, "partner_width") == 0 ||
-                   strcmp(k, "opponent_width") == 0) {
-            if (parse_u64(v, 1, 32, &x) != 0) {
-                set_err(err, errlen, "ismcts: %s: '%s' is not a count 1..32", k, v);
-                return -1;
-            }
-            if (k[0] == 't')
-                p->tree_width = (int)x;
-            else if (k[0] == 'p')
-                p->partner_width = (int)x;
-            else
-                p->opponent_width = (int)x;
-        } else if (strcmp(k, "opponents") == 0) {
-            static const char *const models[] = {"paranoid", "maxn", NULL};
-            int c = parse_choice(v, models);
-            if (c < 0) {
-                set_err(err, errlen, "ismcts: opponents: '%s' is not a model (paranoid, maxn)%s", v, "");
-                return -1;
-            }
-            p->maxn = c == 1;
-        } else if (strcmp(k, "belief") == 0) {
-            if (parse_prob(v, 0.001, 1, &f) != 0) {
-                set_err(err, errlen, "ismcts: belief: '%s' is not a weight 0.001..1 (1: no inference)%s", v, "");
-                return -1;
-            }
-            p->belief = f;
-        } else if (strcmp(k, "belief_fit") == 0) {
-            if (parse_prob(v, 0.001, 1, &f) != 0) {
-                set_err(err, errlen, "ismcts: belief_fit: '%s' is not a weight 0.001..1%s", v, "");
-                return -1;
-            }
-            p->belief_fit = f;
-        } else if (strcmp(k, "tree_exact") == 0 || strcmp(k, "rollout_exact") == 0) {
-            if (parse_u64(v, 1, 512, &x) != 0) {
-                set_err(err, errlen, "ismcts: %s: '%s' is not a count 1..512", k, v);
-                return -1;
-            }
-            if (k[0] == 't')
-                p->tree_exact = (int)x;
-            else
-                p->rollout_exact = (int)x;
-        } else if (strcmp(k, "belief_chains") == 0) {
-            if (parse_u64(v, 0, 1000, &x) != 0) {
-                set_err(err, errlen, "ismcts: belief_chains: '%s' is not a count 0..1000%s", v, "");
-                return -1;
-            }
-            p->belief_chains = (int)x;
-        } else if (strcmp(k, "belief_explained") == 0) {
-            if (parse_u64(v, 0, 100000, &x) != 0) {
-                set_err(err, errlen, "ismcts: belief_explained: '%s' is not a count 0..100000%s", v, "");
-                return -1;
-            }
-            p->belief_explained = (int)x;
-        } else if (strcmp(k, "belief_worlds") == 0) {
-            if (parse_u64(v, 1, 100000, &x) != 0) {
-                set_err(err, errlen, "ismcts: belief_worlds: '%s' is not a count 1..100000%s", v, "");
-                return -1;
-            }
-            p->belief_worlds = (int)x;
-        } else if (strcmp(k, "endgame") == 0) {
-            if (parse_u64(v, 0, 40, &x) != 0) {
-                set_err(err, errlen, "ismcts: endgame: '%s' is not a card count 0..40%s", v, "");
-                return -1;
-            }
-            p->endgame = (int)x;
-        } else {
-            set_err(err, errlen, "ismcts: unknown parameter '%s' (known: %s)", k, known_keys);
-            return -1;
-        }
-    }
-    if (have_iter && have_time) {
-        set_err(err, errlen, "ismcts: time_ms: give iterations or time_ms, not both%s%s", "", "");
-        return -1;
-    }
-    if (have_time)
-        p->iterations = 0;
-    if (p->bid[1] < p->bid[0]) {
-        set_err(err, errlen, "ismcts: bid2: below bid1 (the thresholds must not decrease)%s%s", "", "");
-        return -1;
-    }
-    if (p->bid[2] < p->bid[1]) {
-        set_err(err, errlen, "ismcts: bid3: below bid2 (the thresholds must not decrease)%s%s", "", "");
-        return -1;
-    }
-    return 0;
 }
 
 /* ---- instance ---- */
@@ -367,7 +125,7 @@ static int parse_params(const cb_param *params, int nparams, is_params *p, char 
 static void *ism_create(const cb_param *params, int nparams, char *err, size_t errlen)
 {
     is_params p;
-    if (parse_params(params, nparams, &p, err, errlen) != 0)
+    if (is_params_parse(params, nparams, &p, err, errlen) != 0)
         return NULL;
     ism *m = calloc(1, sizeof *m);
     if (!m || cb_hws_init(&m->ws) != 0 || cb_belief_init(&m->belief) != 0) {
@@ -578,7 +336,7 @@ static int ism_play(void *inst, const cb_view *v, cb_decision *out)
     ism *m = inst;
     if (!m || !out || !cb_plug_view_ok(v) || v->phase != CB_PHASE_PLAY)
         return -1;
-    uint64_t t0 = is_now_ns();
+    uint64_t t0 = cb_now_ns();
     const cb_rules *r = v->rules;
     bool ddz = r->game == CB_GAME_DDZ;
     cb_situ s;
@@ -638,18 +396,18 @@ static int ism_play(void *inst, const cb_view *v, cb_decision *out)
     sides(v, S.side);
     bool two_sides = ddz || (v->landlord >= 0 && v->landlord < 3);
     for (int i = 0; i < 3; i++)
-        S.team[i] = (m->p.maxn && !two_sides) ? (uint8_t)i : S.side[i];
-    S.solve_leaves_ok = !m->p.maxn || two_sides;
+        S.team[i] = (m->p.opponents == IS_OPP_MAXN && !two_sides) ? (uint8_t)i : S.side[i];
+    S.solve_leaves_ok = m->p.opponents != IS_OPP_MAXN || two_sides;
     root_deal(v, &m->worlds, &s, &S.root);
     S.worlds = &m->worlds;
     S.moves = m->moves;
     S.nmoves = nroot;
-    S.iterations = m->p.iterations != ITERATIONS_BY_GAME ? m->p.iterations
-                   : ddz                                  ? DEFAULT_ITERATIONS_DDZ
-                                                          : DEFAULT_ITERATIONS_PDK;
+    S.iterations = m->p.iterations != IS_ITERATIONS_BY_GAME ? m->p.iterations
+                   : ddz                                     ? IS_ITERATIONS_DDZ
+                                                             : IS_ITERATIONS_PDK;
     S.time_ns = (uint64_t)m->p.time_ms * 1000000ull;
     if (v->budget_ms > 0) {
-        uint64_t cap = (uint64_t)v->budget_ms * 600000ull; /* 60% of the host's budget */
+        uint64_t cap = (uint64_t)v->budget_ms * IS_SEARCH_NS_PER_BUDGET_MS;
         if (!S.time_ns || S.time_ns > cap)
             S.time_ns = cap;
     }
@@ -662,10 +420,10 @@ static int ism_play(void *inst, const cb_view *v, cb_decision *out)
     S.k_opp = m->p.opponent_width;
     S.tree_exact = m->p.tree_exact;
     S.rollout_exact = m->p.rollout_exact;
-    int endgame = m->p.endgame >= 0 ? m->p.endgame : (ddz ? 12 : 14);
+    int endgame = m->p.endgame >= 0 ? m->p.endgame : (ddz ? IS_ENDGAME_DDZ : IS_ENDGAME_PDK);
     S.leaf_cards = endgame > 2 ? endgame - 2 : 0;
-    S.leaf_limit = 4000;
-    S.leaf_budget = 20000; /* about 30 ms of solving at most */
+    S.leaf_limit = IS_LEAF_NODES;
+    S.leaf_budget = IS_LEAF_BUDGET;
     S.seed = cb_rng_mix(v->seed, m->p.seed);
 
     int total = 0;
@@ -682,9 +440,9 @@ static int ism_play(void *inst, const cb_view *v, cb_decision *out)
      * sampler in charge) */
     m->belief.chains = m->p.belief_chains;
     /* the pool may take a quarter of the host's budget; the search then gets its 60% */
-    m->belief.deadline_ns = v->budget_ms > 0 ? t0 + (uint64_t)v->budget_ms * 250000ull : 0;
-    int worlds = m->p.belief_worlds > 0 ? m->p.belief_worlds : ddz ? DEFAULT_BELIEF_WORLDS_DDZ : DEFAULT_BELIEF_WORLDS_PDK;
-    int explained_min = m->p.belief_explained >= 0 ? m->p.belief_explained : ddz ? 0 : DEFAULT_BELIEF_EXPLAINED_PDK;
+    m->belief.deadline_ns = v->budget_ms > 0 ? t0 + (uint64_t)v->budget_ms * IS_POOL_NS_PER_BUDGET_MS : 0;
+    int worlds = m->p.belief_worlds > 0 ? m->p.belief_worlds : ddz ? IS_BELIEF_WORLDS_DDZ : IS_BELIEF_WORLDS_PDK;
+    int explained_min = m->p.belief_explained >= 0 ? m->p.belief_explained : ddz ? 0 : IS_BELIEF_EXPLAINED_PDK;
     int pooled = m->p.belief < 1 ? ism_belief(m, v, threads, S.seed, 0, worlds) : 0;
     int explained = best_explained(&m->belief, pooled);
     if (pooled > 0 && m->belief.chains == 0 && m->belief.decisions > 0 && !m->belief.cut && explained < explained_min) {
@@ -697,7 +455,7 @@ static int ism_play(void *inst, const cb_view *v, cb_decision *out)
     if (pooled > 0) {
         S.belief = &m->belief;
         /* the model fits: some world explains every past choice, so trust it more */
-        double fit = m->p.belief_fit > 0 ? m->p.belief_fit : DEFAULT_BELIEF_FIT;
+        double fit = m->p.belief_fit;
         if (m->belief.chains == 0 && m->belief.min_mismatch == 0 && m->belief.decisions > 0 && fit < m->p.belief)
             cb_belief_weigh(&m->belief, fit);
     }
@@ -711,8 +469,8 @@ static int ism_play(void *inst, const cb_view *v, cb_decision *out)
             /* the root candidates first (heuristic order: the tie-break), then the rest */
             cb_move *all = m->ws.moves;
             int na = 0;
-            static const int cap_all = 512;
-            cb_move buf[512];
+            static const int cap_all = IS_ENDGAME_PLAYS;
+            cb_move buf[IS_ENDGAME_PLAYS];
             for (int i = 0; i < nroot && na < cap_all; i++)
                 buf[na++] = m->moves[i];
             int rest0 = na;
@@ -725,11 +483,9 @@ static int ism_play(void *inst, const cb_view *v, cb_decision *out)
                     buf[na++] = all[i];
             }
             qsort(buf + rest0, (size_t)(na - rest0), sizeof buf[0], cmp_desc_ncards);
-            int wins[512];
+            int wins[IS_ENDGAME_PLAYS];
             uint64_t nodes0 = m->th[0]->solver.total_nodes;
-            /* 48 worlds; a node budget bounds the time (some 60 ms at worst), past it the
-             * search decides instead */
-            int got = ism_endgame(m, &S, buf, na, 48, 40000, wins);
+            int got = ism_endgame(m, &S, buf, na, IS_ENDGAME_WORLDS, IS_ENDGAME_NODES, wins);
             if (got > 0) {
                 int best = 0;
                 for (int j = 1; j < na; j++)
@@ -737,14 +493,14 @@ static int ism_play(void *inst, const cb_view *v, cb_decision *out)
                         best = j;
                 if (wins[best] > 0) {
                     /* decided by the solver; keep the move in m->moves' storage */
-                    m->moves[IS_MAX_WIDTH + 1] = buf[best];
-                    chosen = &m->moves[IS_MAX_WIDTH + 1];
+                    m->moves[IS_ENDGAME_SLOT] = buf[best];
+                    chosen = &m->moves[IS_ENDGAME_SLOT];
                     value = (double)wins[best] / got;
                     flags |= CB_DEC_ENDGAME;
                     d.simulations = (uint64_t)got;
                     d.nodes = m->th[0]->solver.total_nodes - nodes0;
                     snprintf(d.explain, sizeof d.explain, "ENDGAME exact: wins in %d of %d worlds, %d plays, %.1f ms",
-                             wins[best], got, na, (double)(is_now_ns() - t0) / 1e6);
+                             wins[best], got, na, (double)(cb_now_ns() - t0) / 1e6);
                 } else {
                     /* lost against best play in every world: search with play-outs, where
                      * opponents can still go wrong */
@@ -795,7 +551,7 @@ static int ism_play(void *inst, const cb_view *v, cb_decision *out)
         d.nodes = nodes;
         int len = snprintf(d.explain, sizeof d.explain, "ismcts v=%.2f n=%llu it=%llu worlds=%llu exact=%llu %.1fms cand=%d/%d",
                            value, (unsigned long long)m->visits[best], (unsigned long long)iters,
-                           (unsigned long long)worlds, (unsigned long long)solved, (double)(is_now_ns() - t0) / 1e6,
+                           (unsigned long long)worlds, (unsigned long long)solved, (double)(cb_now_ns() - t0) / 1e6,
                            nroot, ch.nmoves);
         /* inference: the pool's effective size and the best world's unexplained choices */
         /* sequential halving: how many of the threads kept the chosen play */
@@ -832,4 +588,4 @@ static const cb_bot ismcts_bot = {
     .decide_play = ism_play,
 };
 
-const cb_bot *cb_plugin_entry(void) { return &ismcts_bot; }
+CB_PLUG_EXPORT const cb_bot *cb_plugin_entry(void) { return &ismcts_bot; }

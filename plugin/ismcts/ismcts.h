@@ -4,8 +4,50 @@
 
 #include "search.h"
 
-#define IS_MAX_THREADS 64
-#define IS_MAX_WIDTH 48
+#include "../common/params.h"
+
+/* ---- parameter limits: each bounds memory or time, and none is reached in practice ---- */
+#define IS_MAX_THREADS 64             /* root-parallel trees kept per instance (ism.th) */
+#define IS_MAX_WIDTH 48               /* root candidates (the root arrays hold the pass too) */
+#define IS_MAX_ITERATIONS 100000000   /* some hours per decision: anything above is a typo */
+#define IS_MAX_TIME_MS 600000         /* ten minutes per decision, the same reason */
+#define IS_MAX_BID_SAMPLES 100000     /* deals per bidding decision */
+#define IS_MAX_TREE_WIDTH 32          /* in-tree candidates per node */
+#define IS_MAX_ENDGAME 40             /* far past where exact solving finishes (defaults 14, 12) */
+#define IS_MAX_POOL 100000            /* worlds in the belief pool (memory: ~100 bytes each) */
+#define IS_MAX_CHAINS 1000            /* Metropolis walks */
+#define IS_MAX_EXACT 512              /* exact counts per scoring: policy.c's 512-play buffer */
+
+/* ---- defaults that depend on the game (the table holds a sentinel) ---- */
+#define IS_ITERATIONS_BY_GAME UINT64_MAX /* iterations not given */
+#define IS_ITERATIONS_PDK 20000
+#define IS_ITERATIONS_DDZ 1000
+#define IS_BELIEF_WORLDS_PDK 3000     /* belief_worlds not given (0) */
+#define IS_BELIEF_WORLDS_DDZ 300
+#define IS_BELIEF_EXPLAINED_PDK 100   /* belief_explained not given (-1); DDZ: 0, never */
+#define IS_ENDGAME_PDK 14             /* endgame not given (-1) */
+#define IS_ENDGAME_DDZ 12
+
+/* ---- time and effort per decision (fixed: not keys) ---- */
+/* A host's budget_ms splits as: the belief pool stops at 25% of it (it keeps the worlds it has),
+ * every search at 60%; the rest is margin for the answer's way back. In ns per ms of budget. */
+#define IS_POOL_NS_PER_BUDGET_MS 250000ull
+#define IS_SEARCH_NS_PER_BUDGET_MS 600000ull
+/* Exact solves at the tree's leaves: a leaf solve gives up past IS_LEAF_NODES nodes, and a
+ * search stops solving leaves past IS_LEAF_BUDGET nodes per thread (about 30 ms at most). */
+#define IS_LEAF_NODES 4000
+#define IS_LEAF_BUDGET 20000
+/* The root's exact endgame: my legal plays (at most IS_ENDGAME_PLAYS: more than any hand of
+ * endgame size has) solved in IS_ENDGAME_WORLDS sampled worlds within IS_ENDGAME_NODES solver
+ * nodes in all (some 60 ms at worst); past the budget the search decides instead. */
+#define IS_ENDGAME_PLAYS 512
+#define IS_ENDGAME_WORLDS 48
+#define IS_ENDGAME_NODES 40000
+/* m->moves' slot past the root candidates and the pass: where the endgame keeps its play */
+#define IS_ENDGAME_SLOT (IS_MAX_WIDTH + 1)
+
+/* the opponents key: PDK without 包庄, the other two seats as one side or each for itself */
+enum { IS_OPP_PARANOID = 0, IS_OPP_MAXN = 1 };
 
 typedef struct is_params {
     uint64_t iterations;   /* per decision, over all threads (0 when time_ms is the budget) */
@@ -19,13 +61,13 @@ typedef struct is_params {
     int bid_samples;       /* deals sampled per bidding decision */
     int width;             /* root candidates (plus the pass) */
     int endgame;           /* exact search from this many cards in all hands (0: never) */
-    bool maxn;             /* PDK without 包庄: each opponent for itself (else paranoid) */
+    int opponents;         /* IS_OPP_*: PDK without 包庄, each opponent for itself (maxn) or not */
     int tree_width;        /* in-tree candidates at my nodes */
     int partner_width;     /* ... at my partner's nodes (DDZ farmers, PDK against a 包庄) */
     int opponent_width;    /* ... at the other side's nodes */
     double belief;         /* weight of a world per past choice the opponent model would not
                               have made (1: no inference; see plugin/common/belief.h) */
-    double belief_fit;     /* ... when some world explains every past choice (-1: default) */
+    double belief_fit;     /* ... when some world explains every past choice */
     int belief_worlds;     /* worlds in the weighted pool */
     int belief_explained;  /* fewer worlds than this explaining the record as well as the best:
                               the pool is built again four times as large (-1: by game) */
@@ -48,6 +90,12 @@ typedef struct ism {
     double wins[IS_MAX_WIDTH + 2];
     int kept[IS_MAX_WIDTH + 2]; /* threads whose halving kept the play */
 } ism;
+
+/* The parameter table (params.c): every key once, for the parser and the README's table. */
+extern const cb_pdef is_param_table[];
+extern const int is_param_count;
+/* Parse a config's parameters into p (defaults first); 0, or -1 with a message naming the key. */
+int is_params_parse(const cb_param *params, int nparams, is_params *p, char *err, size_t errlen);
 
 /* Threads 0..n-1 ready (allocated on first use). Returns 0 or -1. */
 int ism_threads(ism *m, int n);

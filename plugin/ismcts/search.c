@@ -5,14 +5,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-uint64_t is_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 int is_thread_init(is_thread *t)
 {
@@ -385,7 +377,7 @@ static void halving(is_thread *t, uint64_t quota, uint64_t deadline)
         if (per == 0)
             break;
         for (uint64_t w = 0; w < per; w++) {
-            if (deadline && is_now_ns() >= deadline)
+            if (deadline && cb_now_ns() >= deadline)
                 goto out;
             cb_cards hands[3];
             int got = next_world(t, drawn++, hands);
@@ -420,7 +412,7 @@ static void halving(is_thread *t, uint64_t quota, uint64_t deadline)
     /* the last survivor takes what is left of the budget */
     t->kept = alive[0];
     while (it < quota) {
-        if (deadline && (it & 7) == 0 && is_now_ns() >= deadline)
+        if (deadline && (it & 7) == 0 && cb_now_ns() >= deadline)
             return;
         cb_cards hands[3];
         int got = next_world(t, drawn++, hands);
@@ -442,7 +434,7 @@ static void *thread_main(void *arg)
 {
     is_thread *t = arg;
     const is_setup *S = t->S;
-    t->start_ns = is_now_ns();
+    t->start_ns = cb_now_ns();
     t->iters = t->playouts = t->solved = t->world_fail = t->leaf_nodes = 0;
     t->fails = t->npool = 0;
     t->nnodes = 0;
@@ -478,7 +470,7 @@ static void *thread_main(void *arg)
         halving(t, quota, deadline);
     else
         for (uint64_t it = 0; !quota || it < quota; it++) {
-            if (deadline && (it & 7) == 0 && is_now_ns() >= deadline)
+            if (deadline && (it & 7) == 0 && cb_now_ns() >= deadline)
                 break;
             cb_cards hands[3];
             int got = next_world(t, it, hands);
@@ -491,7 +483,7 @@ static void *thread_main(void *arg)
             t->iters++;
         }
     t->tree_nodes = (uint64_t)t->nnodes;
-    t->end_ns = is_now_ns();
+    t->end_ns = cb_now_ns();
     return NULL;
 }
 

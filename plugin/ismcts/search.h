@@ -136,6 +136,4 @@ int is_search(const is_setup *S, is_thread **ths, int n, uint64_t *visits, doubl
  * plus the pass when it is legal. Returns how many (>= 1), or -1 on failure. */
 int is_candidates(const cb_hcfg *cfg, cb_hws *ws, const cb_deal *g, int k, cb_move *out, int cap);
 
-uint64_t is_now_ns(void);
-
 #endif

@@ -7,7 +7,6 @@ int cbt_bot_plugin_setup(void **state, const char *name)
 {
     static const cbt_sym syms[] = {
         {CB_PLUGIN_ENTRY, offsetof(cbt_bot_plugin, entry)},
-        CBT_DEAL_API_SYMS(cbt_bot_plugin, common),
     };
     if (cbt_plugin_setup(state, name, sizeof(cbt_bot_plugin), syms, sizeof syms / sizeof syms[0]))
         return -1;

@@ -3,16 +3,11 @@
 
 #include <stdlib.h>
 
+#include "util_int.h" /* core/: cb_splitmix64 */
+
 void cbt_rng_seed(cbt_rng *g, uint64_t seed) { g->s = seed; }
 
-/* splitmix64 (Steele, Lea, Flood): a 64-bit state stepped by a Weyl constant, then mixed. */
-uint64_t cbt_rng_next(cbt_rng *g)
-{
-    uint64_t z = (g->s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+uint64_t cbt_rng_next(cbt_rng *g) { return cb_splitmix64(&g->s); }
 
 void cbt_rng_seed_named(cbt_rng *g, uint64_t seed, const char *name)
 {

@@ -1,0 +1,13 @@
+/* cardbot heuristic — the plugin's parameters: one table, parsed by plugin/common/params.c. */
+#include <stddef.h>
+
+#include "heuristic.h"
+
+const cb_pdef heur_param_table[] = {
+    {"level", CB_PT_INT, offsetof(heur_params, level), 1, 6, 6, 0, 0, 0, NULL, "a level", "6",
+     "1 beginner .. 6 master: lower levels count fewer cards, skip team play and endgames, and sample "
+     "among near-best plays"},
+    {"seed", CB_PT_U64, offsetof(heur_params, seed), 0, UINT64_MAX, 0, 0, 0, 0, NULL, "an unsigned integer", "0",
+     "extra seed mixed with each view's seed"},
+};
+const int heur_param_count = (int)(sizeof heur_param_table / sizeof heur_param_table[0]);

@@ -1,0 +1,99 @@
+/* cardbot ismcts — the plugin's parameters: one table (name, type, range, default, meaning),
+ * parsed by plugin/common/params.c; the checks that span keys follow the parse. The figures
+ * behind the defaults are in notes/DESIGN-NOTES.md, one heading per parameter. */
+#include <stddef.h>
+#include <string.h>
+
+#include "../common/params.h"
+#include "ismcts.h"
+
+#define P(field) offsetof(is_params, field)
+
+static const char *const is_rollouts[] = {[IS_ROLLOUT_HEURISTIC] = "heuristic", [IS_ROLLOUT_RANDOM] = "random",
+                                          [IS_ROLLOUT_FAST] = "fast", NULL};
+static const char *const is_roots[] = {[IS_ROOT_UCB] = "ucb", [IS_ROOT_HALVING] = "halving", NULL};
+static const char *const is_opponents[] = {[IS_OPP_PARANOID] = "paranoid", [IS_OPP_MAXN] = "maxn", NULL};
+
+/* Integer rows: name, type, field, lo, hi, default, what, default text, meaning. */
+#define IROW(n, t, f, lo, hi, def, what, dt, m) {n, t, P(f), lo, hi, (uint64_t)(def), 0, 0, 0, NULL, what, dt, m}
+#define RROW(n, f, lo, hi, def, what, dt, m) {n, CB_PT_REAL, P(f), 0, 0, 0, lo, hi, def, NULL, what, dt, m}
+#define CROW(n, f, names, def, what, dt, m) {n, CB_PT_CHOICE, P(f), 0, 0, def, 0, 0, 0, names, what, dt, m}
+
+const cb_pdef is_param_table[] = {
+    IROW("iterations", CB_PT_U64, iterations, 1, IS_MAX_ITERATIONS, IS_ITERATIONS_BY_GAME, "a count",
+         "PDK 20000, DDZ 1000", "budget per decision over all threads; same view, seed and threads: same answer"),
+    IROW("time_ms", CB_PT_U32, time_ms, 1, IS_MAX_TIME_MS, 0, "a time in ms", "none",
+         "budget per decision in milliseconds instead of iterations (not reproducible)"),
+    IROW("threads", CB_PT_INT, threads, 1, IS_MAX_THREADS, 1, "a thread count", "1",
+         "root-parallel trees; the iterations are split over them"),
+    RROW("threshold", threshold, 0, 1, 0.70, "a probability", "0.70",
+         "PDK 包庄: declare when the estimated P(go out first) reaches it"),
+    RROW("bid1", bid[0], 0, 1, 0.50, "a probability", "0.50",
+         "DDZ 叫分: bid 1 when the estimated landlord win rate reaches it"),
+    RROW("bid2", bid[1], 0, 1, 0.58, "a probability", "0.58", "DDZ 叫分: bid 2 at this rate (not below bid1)"),
+    RROW("bid3", bid[2], 0, 1, 0.66, "a probability", "0.66", "DDZ 叫分: bid 3 at this rate (not below bid2)"),
+    RROW("exploration", exploration, 0, 10, 0.7, "a number", "0.7",
+         "UCB exploration constant below the root (rewards are win/loss 0..1)"),
+    CROW("rollout", rollout, is_rollouts, IS_ROLLOUT_FAST, "a policy", "fast",
+         "play-out policy: the lean policy, the shared heuristic, or uniform legal plays"),
+    IROW("seed", CB_PT_U64, seed, 0, UINT64_MAX, 0, "an unsigned integer", "0",
+         "extra seed mixed with each view's seed"),
+    IROW("bid_samples", CB_PT_INT, bid_samples, 1, IS_MAX_BID_SAMPLES, 200, "a count", "200",
+         "deals sampled per bidding decision"),
+    IROW("width", CB_PT_INT, width, 1, IS_MAX_WIDTH, 12, "a count", "12",
+         "root candidates: the heuristic's best plays (plus the pass)"),
+    IROW("tree_width", CB_PT_INT, tree_width, 1, IS_MAX_TREE_WIDTH, 6, "a count", "6",
+         "in-tree candidates at my own nodes"),
+    IROW("partner_width", CB_PT_INT, partner_width, 1, IS_MAX_TREE_WIDTH, 1, "a count", "1",
+         "in-tree candidates at my partner's nodes (DDZ farmers, PDK against a 包庄)"),
+    IROW("opponent_width", CB_PT_INT, opponent_width, 1, IS_MAX_TREE_WIDTH, 1, "a count", "1",
+         "in-tree candidates at the other side's nodes (1: the heuristic's choice, an opponent model)"),
+    IROW("endgame", CB_PT_INT, endgame, 0, IS_MAX_ENDGAME, -1, "a card count", "PDK 14, DDZ 12",
+         "solve exactly from this many cards in all hands (0: never)"),
+    CROW("opponents", opponents, is_opponents, IS_OPP_PARANOID, "a model", "paranoid",
+         "PDK without 包庄: the other two seats as one side, or each for itself"),
+    RROW("belief", belief, 0.001, 1, 0.1, "a weight", "0.1",
+         "weight of a world per past choice the opponent model would not have made (1: no inference)"),
+    RROW("belief_fit", belief_fit, 0.001, 1, 0.01, "a weight", "0.01",
+         "that weight instead when some world explains every past choice"),
+    IROW("belief_worlds", CB_PT_INT, belief_worlds, 1, IS_MAX_POOL, 0, "a count", "PDK 3000, DDZ 300",
+         "worlds in the weighted pool"),
+    IROW("belief_chains", CB_PT_INT, belief_chains, 0, IS_MAX_CHAINS, 0, "a count", "0",
+         "0: importance-weighted uniform worlds; N: the path of N Metropolis walks"),
+    IROW("tree_exact", CB_PT_INT, tree_exact, 1, IS_MAX_EXACT, IS_EXACT_DEFAULT, "a count", "48",
+         "in-tree candidates scored with an exact min-hands (48: level 6's own)"),
+    IROW("rollout_exact", CB_PT_INT, rollout_exact, 1, IS_MAX_EXACT, IS_EXACT_DEFAULT, "a count", "48",
+         "the same for the play-outs"),
+    IROW("belief_explained", CB_PT_INT, belief_explained, 0, IS_MAX_POOL, -1, "a count", "PDK 100, DDZ 0",
+         "fewer worlds than this explaining the record as well as the best: the pool grows 4x, once"),
+    CROW("root", root, is_roots, IS_ROOT_HALVING, "a root policy", "halving",
+         "how the root's plays share the iterations: sequential halving or UCB"),
+};
+const int is_param_count = (int)(sizeof is_param_table / sizeof is_param_table[0]);
+
+/* the table's row of a key (its bit in the parser's mask) */
+static int row(const char *name)
+{
+    for (int i = 0; i < is_param_count; i++)
+        if (strcmp(is_param_table[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+int is_params_parse(const cb_param *params, int nparams, is_params *p, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    uint64_t given = 0;
+    if (cb_params_parse("ismcts", is_param_table, is_param_count, params, nparams, p, &given, err, errlen) != 0)
+        return -1;
+    bool have_iter = given >> row("iterations") & 1, have_time = given >> row("time_ms") & 1;
+    if (have_iter && have_time)
+        return cb_params_fail(err, errlen, "ismcts", "time_ms", "give iterations or time_ms, not both");
+    if (have_time)
+        p->iterations = 0;
+    if (p->bid[1] < p->bid[0])
+        return cb_params_fail(err, errlen, "ismcts", "bid2", "below bid1 (the thresholds must not decrease)");
+    if (p->bid[2] < p->bid[1])
+        return cb_params_fail(err, errlen, "ismcts", "bid3", "below bid2 (the thresholds must not decrease)");
+    return 0;
+}

@@ -1,0 +1,184 @@
+/* ismcts's belief pool on positions from heuristic deals: its size by game unless
+ * belief_worlds is given, its growth by belief_explained, and belief_fit's sharper weights. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cardbot/bot.h"
+#include "support/botfix.h"
+#include "support/plugin/ismfix.h"
+#include "support/randhand.h"
+
+/* ---- the belief pool's size: by game unless given ---- */
+
+/* The pool's size in the explanation of the first searched decision (not forced, not the
+ * endgame solver) that inst makes along heuristic play of one deal; -1 when none came. */
+static int pool_worlds(cbt_player *P, void *inst, bool ddz)
+{
+    cbt_player_start(P, ddz ? 0 : -1);
+    int bids[3] = {1, 0, 0};
+    int got = -1;
+    while (P->g.winner < 0 && got < 0) {
+        if (P->g.nhist >= 6) { /* some record to weigh the worlds by */
+            cb_view v;
+            cb_deal_view(&P->g, ddz ? bids : NULL, cbt_rng_next(&P->rng), &v);
+            v.budget_ms = 0;
+            cb_decision d;
+            cbt_dec_init(&d);
+            assert_int_equal(P->a->bot->decide_play(inst, &v, &d), 0);
+            const char *w = strstr(d.explain, " worlds=");
+            if (strncmp(d.explain, "ismcts v=", 9) == 0 && w)
+                got = atoi(w + 8);
+        }
+        cbt_player_step(P, false);
+    }
+    return got;
+}
+
+static void test_pool_size(void **state)
+{
+    const cbt_bot_plugin *a = *state;
+    cbt_player *P = cbt_player_new(a, cbt_seed(83));
+    /* belief_explained = 0: the pool keeps its size (test_belief_explained covers the growth) */
+    cb_param dflt[2] = {{"iterations", "50"}, {"belief_explained", "0"}};
+    cb_param given[3] = {{"iterations", "50"}, {"belief_explained", "0"}, {"belief_worlds", "123"}};
+    const char *presets[] = {"pdk16", "ddz"};
+    const int want[] = {3000, 300}; /* the defaults documented in plugin/ismcts/ismcts.c */
+    for (int gi = 0; gi < 2; gi++) {
+        assert_int_equal(cb_rules_preset(presets[gi], &P->r), 0);
+        bool ddz = P->r.game == CB_GAME_DDZ;
+        void *i1 = cbt_ism_make(a, dflt, 2), *i2 = cbt_ism_make(a, given, 3);
+        assert_non_null(i1);
+        assert_non_null(i2);
+        int n1 = -1, n2 = -1;
+        for (int deal = 0; deal < 20 && n1 < 0; deal++)
+            n1 = pool_worlds(P, i1, ddz);
+        for (int deal = 0; deal < 20 && n2 < 0; deal++)
+            n2 = pool_worlds(P, i2, ddz);
+        print_message("%s: pool of %d worlds by default, %d with belief_worlds = 123\n", presets[gi], n1, n2);
+        /* a world the sampler cannot find is skipped, so allow a few missing */
+        assert_true(n1 <= want[gi] && n1 >= want[gi] * 9 / 10);
+        assert_true(n2 <= 123 && n2 >= 110);
+        a->bot->destroy(i1);
+        a->bot->destroy(i2);
+    }
+    cbt_player_free(P);
+}
+
+/* Along heuristic play of `deals` PDK deals (a player seeded with seed), every view with at
+ * least min_hist actions on record is decided by each of the n instances (n <= 3); check sees
+ * the n decisions of one view, in the instances' order. */
+/* belief_explained (PDK default 100): when fewer worlds of the pool than that explain the
+ * record as well as its best one, the pool is built again four times as large. On the same
+ * views: with belief_explained = 0 the pool is always belief_worlds (200) worlds; by default
+ * it is 800 exactly where that pool had fewer than 100 best-explained worlds, else the same
+ * 200 — and it does grow somewhere. */
+typedef struct explained_count {
+    int grown, kept;
+} explained_count;
+
+/* d[0]: the default, d[1]: belief_explained = 0 */
+static void check_explained(const cb_decision *d, void *ctx)
+{
+    explained_count *c = ctx;
+    const char *w1 = strstr(d[0].explain, " worlds="), *w0 = strstr(d[1].explain, " worlds=");
+    const char *b0 = strstr(d[1].explain, " best="), *m0 = strstr(d[1].explain, " miss=");
+    if (strncmp(d[1].explain, "ismcts v=", 9) != 0 || !w1 || !w0 || !b0 || !m0)
+        return;
+    int n1 = atoi(w1 + 8), n0 = atoi(w0 + 8), best0 = atoi(b0 + 6), dec0 = 0;
+    const char *slash = strchr(m0, '/');
+    if (slash)
+        dec0 = atoi(slash + 1);
+    assert_true(n0 <= 200 && n0 >= 180);
+    if (dec0 > 0 && best0 < 100) {
+        if (n1 <= 4 * 200 && n1 >= 4 * 180)
+            c->grown++;
+        else
+            fail_msg("pool of %d worlds where %d of %d explain the record: %s", n1, best0, n0, d[0].explain);
+    } else {
+        assert_int_equal(n1, n0);
+        c->kept++;
+    }
+}
+
+static void test_belief_explained(void **state)
+{
+    const cbt_bot_plugin *a = *state;
+    cb_param pd[2] = {{"iterations", "20"}, {"belief_worlds", "200"}};
+    cb_param p0[3] = {{"iterations", "20"}, {"belief_worlds", "200"}, {"belief_explained", "0"}};
+    void *inst[2] = {cbt_ism_make(a, pd, 2), cbt_ism_make(a, p0, 3)};
+    assert_non_null(inst[0]);
+    assert_non_null(inst[1]);
+    explained_count c = {0, 0};
+    cbt_decide_along_play(a, cbt_seed(103), 8, 3, inst, 2, check_explained, &c);
+    print_message("belief_explained: %d pools grown four times, %d kept\n", c.grown, c.kept);
+    assert_true(c.grown > 0);
+    assert_true(c.kept > 0);
+    a->bot->destroy(inst[0]);
+    a->bot->destroy(inst[1]);
+}
+
+/* belief_fit is wired: on the same view, the default (0.01 when some world explains every
+ * past choice) never leaves a larger effective pool than belief_fit = 0.1 (= belief: off), and
+ * a smaller one somewhere; where no world explains everything, the two pools are the same. */
+typedef struct fit_count {
+    int fitted, sharper, unfitted;
+} fit_count;
+
+/* d[0]: the default, d[1]: belief_fit = 0.1 (off) */
+static void check_fit(const cb_decision *d, void *ctx)
+{
+    fit_count *c = ctx;
+    const char *e1 = strstr(d[0].explain, " ess="), *e2 = strstr(d[1].explain, " ess=");
+    double s1, s2;
+    int m1, n1, m2, n2;
+    if (!e1 || !e2 || sscanf(e1, " ess=%lf miss=%d/%d", &s1, &m1, &n1) != 3 ||
+        sscanf(e2, " ess=%lf miss=%d/%d", &s2, &m2, &n2) != 3)
+        return;
+    assert_int_equal(m1, m2);
+    assert_int_equal(n1, n2);
+    if (m1 == 0 && n1 > 0) {
+        c->fitted++;
+        assert_true(s1 <= s2 + 0.5); /* printed rounded */
+        if (s1 < s2 - 0.5)
+            c->sharper++;
+    } else if (m1 > 0) {
+        c->unfitted++;
+        assert_true(fabs(s1 - s2) < 0.5);
+    }
+}
+
+static void test_belief_fit(void **state)
+{
+    const cbt_bot_plugin *a = *state;
+    cb_param pf[2] = {{"iterations", "20"}, {"belief_worlds", "200"}};
+    cb_param pn[3] = {{"iterations", "20"}, {"belief_worlds", "200"}, {"belief_fit", "0.1"}};
+    void *inst[2] = {cbt_ism_make(a, pf, 2), cbt_ism_make(a, pn, 3)};
+    assert_non_null(inst[0]);
+    assert_non_null(inst[1]);
+    fit_count c = {0, 0, 0};
+    cbt_decide_along_play(a, cbt_seed(89), 12, 4, inst, 2, check_fit, &c);
+    print_message("belief_fit: %d fitted pools (%d sharper than with belief_fit = 0.1), %d not fitted\n", c.fitted,
+                  c.sharper, c.unfitted);
+    assert_true(c.fitted >= 20);
+    assert_true(c.sharper > 0);
+    a->bot->destroy(inst[0]);
+    a->bot->destroy(inst[1]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pool_size),
+        cmocka_unit_test(test_belief_fit),
+        cmocka_unit_test(test_belief_explained),
+    };
+    return cmocka_run_group_tests(tests, cbt_ism_setup, cbt_plugin_teardown);
+}

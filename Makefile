@@ -19,7 +19,7 @@ DEBPKGS  := libglib2.0-dev libjson-glib-dev libcmocka-dev libseccomp-dev pkg-con
             clang libclang-rt-dev libtsan2 parallel chromium valgrind tmux
 PKG_CFLAGS := $(shell pkg-config --cflags glib-2.0 json-glib-1.0 libseccomp 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs glib-2.0 json-glib-1.0 libseccomp 2>/dev/null)
-CORE_PKG_LIBS := $(shell pkg-config --libs glib-2.0 2>/dev/null)
+CORE_PKG_LIBS := $(shell pkg-config --libs glib-2.0 json-glib-1.0 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
 OPT_plain := -O2 -g
@@ -54,7 +54,7 @@ CLI_SRC  := $(wildcard host-shim/console/*.c)
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
 CLI_BIN  := $(B)/cardbot
 
-PLUGINS  := $(notdir $(wildcard plugin/heuristic plugin/ismcts))
+PLUGINS  := $(notdir $(wildcard plugin/heuristic plugin/ismcts plugin/exec))
 PLUGIN_SO := $(PLUGINS:%=$(B)/plugins/%.so)
 TPLUG_SRC := $(wildcard tests/plugins/*.c)
 TPLUG_SO  := $(TPLUG_SRC:tests/plugins/%.c=$(B)/tests/plugins/%.so)
@@ -154,6 +154,8 @@ $(B)/libcbcommon.a: $(COMMON_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
 $(B)/libcb%.a: $$(addprefix $(B)/,$$(subst .c,.o,$$(wildcard plugin/$$*/*.c)))
 	rm -f $@ && $(AR) rcs $@ $^
+# exec runs a program: glib for its argv splitting and environment (g_shell_parse_argv).
+$(B)/plugins/exec.so: LDLIBS += $(shell pkg-config --libs glib-2.0 2>/dev/null)
 
 $(B)/tests/plugins/%.so: tests/plugins/%.c $(CORE_LIB)
 	@mkdir -p $(dir $@)

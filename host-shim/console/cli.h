@@ -30,6 +30,7 @@ int cb_cmd_universe(int argc, char **argv);
 int cb_cmd_match(int argc, char **argv); /* cmd_match.c: the reference console host */
 int cb_cmd_tournament(int argc, char **argv); /* cmd_tournament.c: gauntlet, round robin */
 int cb_cmd_play(int argc, char **argv);  /* cmd_play.c: a person against the bots */
+int cb_cmd_serve(int argc, char **argv); /* cmd_serve.c: a strategy behind a line protocol */
 
 /* One-line error on stderr: "cardbot CMD: message". */
 void cb_cli_error(const char *cmd, const char *fmt, ...) G_GNUC_PRINTF(2, 3);

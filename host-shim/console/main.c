@@ -24,6 +24,7 @@ static const command commands[] = {
     {"moves", cb_cmd_moves, "every legal play from a hand, leading or following"},
     {"minhands", cb_cmd_minhands, "fewest plays to empty each hand read from stdin"},
     {"universe", cb_cmd_universe, "every distinct play the rules allow (--count: how many)"},
+    {"serve", cb_cmd_serve, "answer bot requests on stdin with a strategy (cardbot-1 or Botzone protocol)"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

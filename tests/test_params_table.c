@@ -23,6 +23,8 @@
 #include "../plugin/common/params.h"
 #include "../plugin/heuristic/heuristic.h"
 #include "../plugin/ismcts/ismcts.h"
+#include "../plugin/pimc/pimc.h"
+#include "../plugin/rulebot/rulebot.h"
 
 typedef struct table {
     const char *plugin;
@@ -32,10 +34,14 @@ typedef struct table {
 
 static table tables(int i)
 {
-    return i == 0 ? (table){"ismcts", is_param_table, is_param_count}
-                  : (table){"heuristic", heur_param_table, heur_param_count};
+    switch (i) {
+    case 0: return (table){"ismcts", is_param_table, is_param_count};
+    case 1: return (table){"heuristic", heur_param_table, heur_param_count};
+    case 2: return (table){"pimc", pm_param_table, pm_param_count};
+    default: return (table){"rulebot", rb_param_table, rb_param_count};
+    }
 }
-#define NTABLES 2
+#define NTABLES 4
 
 /* The Markdown block of one table, as README holds it (malloc'd). */
 static char *block(const table *T)
@@ -114,6 +120,8 @@ static int parse1(const table *T, const char *key, const char *value, char *err,
     union {
         is_params is;
         heur_params heur;
+        pm_params pm;
+        rb_params rb;
     } out;
     cb_param p = {key, value};
     return cb_params_parse(T->plugin, T->t, T->n, &p, 1, &out, NULL, err, errlen);
@@ -207,7 +215,7 @@ int main(int argc, char **argv)
                 return 0;
             }
         }
-        fprintf(stderr, "no parameter table for '%s' (ismcts, heuristic)\n", argv[2]);
+        fprintf(stderr, "no parameter table for '%s' (ismcts, heuristic, pimc, rulebot)\n", argv[2]);
         return 2;
     }
     const struct CMUnitTest tests[] = {

@@ -28,100 +28,24 @@
  * host's budget when one world fits in the rest; bidding stops the same way.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/decision.h"
+#include "../common/params.h"
 #include "pimc.h"
-
-#define PM_MAX_WIDTH 64
-
-static const char *const pm_keys = "worlds, width, solve_cards, solve_nodes, rollout, seed, bid_worlds, threshold";
-
-static int parse_u64(const char *s, uint64_t *out)
-{
-    if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
-        return -1;
-    char *end = NULL;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (!end || *end)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_range(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
-{
-    return parse_u64(s, out) == 0 && *out >= lo && *out <= hi ? 0 : -1;
-}
 
 static void *pm_create(const cb_param *params, int nparams, char *err, size_t errlen)
 {
-    pm_params p = {.worlds = 20, .solve_cards = -1, .solve_nodes = 20000, .width = 12, .rollout = PM_ROLL_RULE,
-                   .seed = 0, .bid_worlds = 40, .threshold = 0.80};
-    for (int i = 0; i < nparams; i++) {
-        const char *k = params[i].key ? params[i].key : "";
-        const char *v = params[i].value ? params[i].value : "";
-        uint64_t x;
-        const char *bad = NULL;
-        if (strcmp(k, "worlds") == 0) {
-            if (parse_range(v, 1, 1000, &x) == 0)
-                p.worlds = (int)x;
-            else
-                bad = "a number of worlds 1..1000";
-        } else if (strcmp(k, "width") == 0) {
-            if (parse_range(v, 1, PM_MAX_WIDTH, &x) == 0)
-                p.width = (int)x;
-            else
-                bad = "a width 1..64";
-        } else if (strcmp(k, "solve_cards") == 0) {
-            if (parse_range(v, 0, 54, &x) == 0)
-                p.solve_cards = (int)x;
-            else
-                bad = "a card count 0..54";
-        } else if (strcmp(k, "solve_nodes") == 0) {
-            if (parse_range(v, 1, 1000000000ull, &x) == 0)
-                p.solve_nodes = x;
-            else
-                bad = "a node limit 1..1000000000";
-        } else if (strcmp(k, "rollout") == 0) {
-            if (strcmp(v, "rule") == 0)
-                p.rollout = PM_ROLL_RULE;
-            else if (strcmp(v, "fast") == 0)
-                p.rollout = PM_ROLL_FAST;
-            else if (strcmp(v, "random") == 0)
-                p.rollout = PM_ROLL_RANDOM;
-            else
-                bad = "a play-out policy (rule, fast, random)";
-        } else if (strcmp(k, "seed") == 0) {
-            if (parse_u64(v, &x) == 0)
-                p.seed = x;
-            else
-                bad = "an unsigned integer";
-        } else if (strcmp(k, "bid_worlds") == 0) {
-            if (parse_range(v, 1, 10000, &x) == 0)
-                p.bid_worlds = (int)x;
-            else
-                bad = "a number of deals 1..10000";
-        } else if (strcmp(k, "threshold") == 0) {
-            char *end = NULL;
-            double d = strtod(v, &end);
-            if (*v && end && !*end && isfinite(d) && d >= 0.0 && d <= 1.0)
-                p.threshold = d;
-            else
-                bad = "a probability 0..1";
-        } else {
-            if (err && errlen)
-                snprintf(err, errlen, "pimc: unknown parameter '%s' (known: %s)", k, pm_keys);
-            return NULL;
-        }
-        if (bad) {
-            if (err && errlen)
-                snprintf(err, errlen, "pimc: %s: '%s' is not %s", k, v, bad);
-            return NULL;
-        }
-    }
+    pm_params p;
+    uint64_t given = 0;
+    if (cb_params_parse("pimc", pm_param_table, pm_param_count, params,
+                        nparams, &p, &given, err, errlen) != 0)
+        return NULL;
+    if (!(given & (1ull << PM_KEY_SOLVE_CARDS)))
+        p.solve_cards = -1;
     pimc *m = calloc(1, sizeof *m);
     if (!m || rb_ws_init(&m->rule) != 0) {
         free(m);

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "../common/rng.h"
+#include "../common/params.h"
 #include "../common/rollout.h"
 #include "../common/situ.h"
 #include "../common/worlds.h"
@@ -27,6 +28,7 @@
 #include "cardbot/bot.h"
 
 enum { PM_ROLL_RULE = 0, PM_ROLL_FAST = 1, PM_ROLL_RANDOM = 2 };
+#define PM_MAX_WIDTH 64 /* candidates a decision scores: the buffer size of one world's scores */
 
 typedef struct pm_params {
     int worlds;            /* worlds per decision */
@@ -38,6 +40,12 @@ typedef struct pm_params {
     int bid_worlds;        /* deals played out per bidding decision */
     double threshold;      /* PDK 包庄: declare when P(out first) >= threshold */
 } pm_params;
+
+/* The keys, once (params.c): parsed by plugin/common/params.c, printed into README. The
+ * solve_cards row's default is "by game": a config that does not give it gets -1. */
+extern const cb_pdef pm_param_table[];
+extern const int pm_param_count;
+enum { PM_KEY_SOLVE_CARDS = 2 };
 
 /* The uniformly random play-out policy's state. */
 typedef struct pm_rand {

@@ -12,15 +12,18 @@
  *                           does not draw at all: same view, same answer, whatever the seed.
  */
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/decision.h"
+#include "../common/params.h"
 #include "../common/rng.h"
 #include "rule.h"
+#include "rulebot.h"
 
-enum { RB_RULE = 0, RB_RANDOM = 1 };
 
 typedef struct rbot {
     int style;
@@ -35,44 +38,14 @@ static void set_err(char *err, size_t errlen, const char *msg, const char *v)
         snprintf(err, errlen, msg, v);
 }
 
-static int parse_u64(const char *s, uint64_t *out)
-{
-    if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
-        return -1;
-    char *end = NULL;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (!end || *end)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 static void *rbot_create(const cb_param *params, int nparams, char *err, size_t errlen)
 {
-    int style = RB_RULE;
-    uint64_t seed = 0;
-    for (int i = 0; i < nparams; i++) {
-        const char *k = params[i].key ? params[i].key : "";
-        const char *v = params[i].value ? params[i].value : "";
-        if (strcmp(k, "style") == 0) {
-            if (strcmp(v, "rule") == 0)
-                style = RB_RULE;
-            else if (strcmp(v, "random") == 0)
-                style = RB_RANDOM;
-            else {
-                set_err(err, errlen, "rulebot: style: '%s' is not a style (rule, random)", v);
-                return NULL;
-            }
-        } else if (strcmp(k, "seed") == 0) {
-            if (parse_u64(v, &seed) != 0) {
-                set_err(err, errlen, "rulebot: seed: '%s' is not an unsigned integer", v);
-                return NULL;
-            }
-        } else {
-            set_err(err, errlen, "rulebot: unknown parameter '%s' (known: style, seed)", k);
-            return NULL;
-        }
-    }
+    rb_params p;
+    if (cb_params_parse("rulebot", rb_param_table, rb_param_count, params,
+                        nparams, &p, NULL, err, errlen) != 0)
+        return NULL;
+    int style = p.style;
+    uint64_t seed = p.seed;
     rbot *b = calloc(1, sizeof *b);
     if (!b || rb_ws_init(&b->ws) != 0) {
         free(b);

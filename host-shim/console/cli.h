@@ -15,7 +15,7 @@
 #include "cardbot/rules.h"
 
 #define CB_CLI_EXIT_USAGE 2
-/* cardbot match: 1 = games could not be completed or a result could not be written;
+/* cardbot match (and merge): 1 = games could not be completed or a result could not be written;
  * 3 = a plugin ended the process in the middle of a decision (in-process isolation);
  * 128 + signal = interrupted by SIGINT / SIGTERM (the finished games are summarised). */
 #define CB_CLI_EXIT_PLUGIN 3
@@ -31,6 +31,7 @@ int cb_cmd_match(int argc, char **argv); /* cmd_match.c: the reference console h
 int cb_cmd_tournament(int argc, char **argv); /* cmd_tournament.c: gauntlet, round robin */
 int cb_cmd_play(int argc, char **argv);  /* cmd_play.c: a person against the bots */
 int cb_cmd_serve(int argc, char **argv); /* cmd_serve.c: a strategy behind a line protocol */
+int cb_cmd_merge(int argc, char **argv); /* cmd_merge.c: a sharded match's results as one */
 
 /* One-line error on stderr: "cardbot CMD: message". */
 void cb_cli_error(const char *cmd, const char *fmt, ...) G_GNUC_PRINTF(2, 3);

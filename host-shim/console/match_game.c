@@ -1,4 +1,5 @@
-/* cardbot match — one game through the engine (game.h): the engine deals, runs the bidding
+/* cardbot match — one game through the engine (game.h): the engine deals (or takes the deal
+ * of a --deals file), runs the bidding
  * (DDZ 叫分 with redeals or 叫/抢地主 under rules->rob; PDK 包庄), checks every action and
  * settles; this file asks the shim for each seat's answer on the view the engine builds and
  * records what happened. The host keeps no game state of its own. */
@@ -112,6 +113,66 @@ static int play_once(cb_engine *e, cb_table *table, const cb_match_opts *o, cb_m
     return 0;
 }
 
+/* The engine options of game gm->index: deal gm->deal from the match key, or line gm->deal of
+ * --deals. hands receives the given hands in the order the engine gets them. */
+static int engine_opts(const cb_rules *r, const cb_match_opts *o, cb_match_game *gm, cb_cards hands[3],
+                       cb_engine_opts *eo)
+{
+    memset(eo, 0, sizeof *eo);
+    eo->struct_size = sizeof *eo;
+    eo->key = o->seed;
+    eo->deal = (uint64_t)gm->deal;
+    eo->game = (uint64_t)gm->index;
+    eo->rotation = gm->rotation;
+    eo->first_bidder = -1;
+    eo->landlord = r->game == CB_GAME_DDZ ? o->landlord : -1;
+    if (!o->deals)
+        return 0;
+    if (gm->deal >= o->ndeals) { /* cmd_match checks the count first: a caller's bug */
+        gm->error = CB_ERR_ARG;
+        snprintf(gm->errmsg, sizeof gm->errmsg, "deal %d: the deals file has %d", gm->deal + 1, o->ndeals);
+        return -1;
+    }
+    const cb_match_deal *d = &o->deals[gm->deal];
+    int shift = 0;
+    if (d->first_bidder >= 0 && r->game == CB_GAME_DDZ && eo->landlord < 0) {
+        /* The given first bidder, without fixing it: a fixed first bidder (cb_engine_opts)
+         * would also bid first in every redeal, where a match without --deals draws a new one
+         * from the key. The key draws a hand index K (cb_engine_first_bidder at rotation 0,
+         * whatever the hands); the engine seats index i at (i - rotation) mod 3. Turning both
+         * the hands' indices and the rotation by shift = K - F leaves every hand at its seat
+         * and puts the given hand F at index K: it bids first, and a redeal is the key's
+         * (hands and first bidder), as without --deals. A file saved with --save-deals and
+         * played with the same seed gives shift 0: the very same engine. */
+        cb_engine_opts probe = *eo;
+        probe.rotation = 0;
+        probe.hands = d->hands;
+        probe.bottom = d->bottom;
+        cb_engine *e = cb_engine_new(r, &probe, NULL, 0);
+        if (e) {
+            shift = (cb_engine_first_bidder(e) - d->first_bidder + 3) % 3;
+            cb_engine_free(e);
+        }
+    }
+    for (int h = 0; h < 3; h++)
+        hands[(h + shift) % 3] = d->hands[h];
+    eo->rotation = (gm->rotation + shift) % 3;
+    eo->hands = hands;
+    eo->bottom = d->bottom;
+    return 0;
+}
+
+/* The deal as the engine opened it, in deal order: what --save-deals writes. */
+static void record_opening(const cb_rules *r, const cb_engine *e, cb_match_game *gm)
+{
+    for (int h = 0; h < 3; h++)
+        gm->opening.hands[h] = cb_engine_dealt(e, (h - gm->rotation + 3) % 3);
+    gm->opening.bottom = cb_engine_bottom(e);
+    int fb = r->game == CB_GAME_DDZ ? cb_engine_first_bidder(e) : -1;
+    gm->opening.first_bidder = fb >= 0 ? (fb + gm->rotation) % 3 : -1;
+    gm->opened = true;
+}
+
 void cb_match_play_game(cb_table *table, const cb_rules *r, const cb_match_opts *o, int g, cb_match_game *gm)
 {
     memset(gm, 0, offsetof(cb_match_game, plays));
@@ -126,17 +187,13 @@ void cb_match_play_game(cb_table *table, const cb_rules *r, const cb_match_opts 
         snprintf(gm->strategy_buf[s], sizeof gm->strategy_buf[s], "%s", name ? name : "?");
         gm->strategy[s] = gm->strategy_buf[s];
     }
-    /* The deal depends on (seed, deal) only, so each strategy of a duplicate match meets every
-     * hand of the deal; the view seeds depend on (seed, game) through their own stream. */
+    /* The deal depends on (seed, deal) only — or on the deals file's line — so each strategy
+     * of a duplicate match meets every hand of the deal; the view seeds depend on (seed,
+     * game) through their own stream. */
     cb_engine_opts eo;
-    memset(&eo, 0, sizeof eo);
-    eo.struct_size = sizeof eo;
-    eo.key = o->seed;
-    eo.deal = (uint64_t)gm->deal;
-    eo.game = (uint64_t)g;
-    eo.rotation = gm->rotation;
-    eo.first_bidder = -1;
-    eo.landlord = r->game == CB_GAME_DDZ ? o->landlord : -1;
+    cb_cards hands[3];
+    if (engine_opts(r, o, gm, hands, &eo) != 0)
+        return;
     char err[200];
     cb_engine *e = cb_engine_new(r, &eo, err, sizeof err);
     if (!e) {
@@ -145,6 +202,7 @@ void cb_match_play_game(cb_table *table, const cb_rules *r, const cb_match_opts 
         return;
     }
     gm->seed = o->seed;
+    record_opening(r, e, gm);
     int rc = 0;
     while (rc == 0 && cb_engine_phase(e) == CB_PHASE_BID)
         rc = bid_once(e, table, o, gm);

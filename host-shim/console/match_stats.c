@@ -1,5 +1,5 @@
 /* cardbot match — the per-strategy summary: win share and points with 95% intervals, bidding,
- * fallbacks, decision times. Everything but the lines starting with "timing" is a function of
+ * fallbacks, decision times; the same figures row by row for live progress. Everything but the lines starting with "timing" is a function of
  * the games alone, so the same seed prints the same summary at any concurrency. */
 #include <glib.h>
 #include <math.h>
@@ -108,6 +108,42 @@ void cb_match_stats_add(cb_match_stats *st, const cb_match_game *gm)
     }
 }
 
+/* The figures of one strategy with their 95% intervals: the one place the interval
+ * arithmetic lives (summary and live progress both read it). */
+static void row_of(const agg *x, cb_match_row *o)
+{
+    double nn = (double)x->n, p = nn > 0 ? x->wins / nn : 0, z = 1.96;
+    o->name = x->name;
+    o->n = x->n;
+    o->win = p;
+    o->win_lo = o->win_hi = p;
+    o->pts = o->pts_lo = o->pts_hi = 0;
+    if (x->n == 0)
+        return;
+    /* Wilson score interval: honest near 0% and 100% where the normal one is not. */
+    double den = 1 + z * z / nn, mid = (p + z * z / (2 * nn)) / den;
+    double half = z * sqrt(p * (1 - p) / nn + z * z / (4 * nn * nn)) / den;
+    o->win_lo = mid - half;
+    o->win_hi = mid + half;
+    double mean = x->pts / nn, var = nn > 1 ? (x->pts2 - nn * mean * mean) / (nn - 1) : 0;
+    double ph = z * sqrt(var > 0 ? var / nn : 0);
+    o->pts = mean;
+    o->pts_lo = mean - ph;
+    o->pts_hi = mean + ph;
+}
+
+int cb_match_stats_rows(const cb_match_stats *st, cb_match_row *out, int cap)
+{
+    for (int k = 0; k < st->na && k < cap; k++)
+        row_of(&st->a[k], &out[k]);
+    return st->na;
+}
+
+long cb_match_stats_games(const cb_match_stats *st)
+{
+    return st->games;
+}
+
 void cb_match_stats_print(cb_match_stats *st, FILE *f, double seconds)
 {
     const cb_rules *r = st->r;
@@ -119,22 +155,19 @@ void cb_match_stats_print(cb_match_stats *st, FILE *f, double seconds)
             "Pts/game", "95% CI", ddz ? "Bid%" : "Bao%", ddz ? "LL%" : "BaoWin%", ddz ? "LLwin%" : "");
     for (int k = 0; k < na; k++) {
         agg *x = &a[k];
-        double nn = (double)x->n, p = x->wins / nn, z = 1.96;
-        /* Wilson score interval: honest near 0% and 100% where the normal one is not. */
-        double den = 1 + z * z / nn, mid = (p + z * z / (2 * nn)) / den;
-        double half = z * sqrt(p * (1 - p) / nn + z * z / (4 * nn * nn)) / den;
-        double mean = x->pts / nn, var = nn > 1 ? (x->pts2 - nn * mean * mean) / (nn - 1) : 0;
-        double ph = z * sqrt(var > 0 ? var / nn : 0);
+        cb_match_row w;
+        row_of(x, &w);
+        double nn = (double)x->n;
         char ci[40], pci[40];
-        snprintf(ci, sizeof ci, "[%.1f%%, %.1f%%]", 100 * (mid - half), 100 * (mid + half));
-        snprintf(pci, sizeof pci, "[%+.2f, %+.2f]", mean - ph, mean + ph);
+        snprintf(ci, sizeof ci, "[%.1f%%, %.1f%%]", 100 * w.win_lo, 100 * w.win_hi);
+        snprintf(pci, sizeof pci, "[%+.2f, %+.2f]", w.pts_lo, w.pts_hi);
         if (ddz)
-            fprintf(f, "%-16s %7ld %6.1f%% %-17s %+9.2f %-19s %6.1f%% %6.1f%% %7.1f%%\n", x->name, x->n, 100 * p, ci,
-                    mean, pci, 100.0 * x->bids_any / nn, 100.0 * x->roles / nn,
+            fprintf(f, "%-16s %7ld %6.1f%% %-17s %+9.2f %-19s %6.1f%% %6.1f%% %7.1f%%\n", x->name, x->n, 100 * w.win,
+                    ci, w.pts, pci, 100.0 * x->bids_any / nn, 100.0 * x->roles / nn,
                     x->roles ? 100.0 * x->role_wins / x->roles : 0.0);
         else
-            fprintf(f, "%-16s %7ld %6.1f%% %-17s %+9.2f %-19s %6.1f%% %6.1f%%\n", x->name, x->n, 100 * p, ci, mean,
-                    pci, 100.0 * x->roles / nn, x->roles ? 100.0 * x->role_wins / x->roles : 0.0);
+            fprintf(f, "%-16s %7ld %6.1f%% %-17s %+9.2f %-19s %6.1f%% %6.1f%%\n", x->name, x->n, 100 * w.win, ci,
+                    w.pts, pci, 100.0 * x->roles / nn, x->roles ? 100.0 * x->role_wins / x->roles : 0.0);
     }
     for (int k = 0; k < na; k++) {
         agg *x = &a[k];

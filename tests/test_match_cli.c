@@ -1,0 +1,453 @@
+/* cardbot match's run-shaping options, end to end on heuristic-only matches (fast):
+ *  - --progress: with stderr a pipe, plain progress lines with every field (games done/total,
+ *    per strategy win share and points with intervals, games/s, ETA) and one estimate line;
+ *    none with --progress 0; about ten by default; stdout byte for byte the same with and
+ *    without progress (timing lines aside); a bad value is refused;
+ *  - --save-deals / --deals: a run saved and replayed with the same seed repeats itself — the
+ *    summary and every game line (only the "Match:" line names the deals file), and the replay
+ *    file byte for byte — for PDK and for DDZ with --duplicate (DDZ redeals included, at -j 2
+ *    for the replay); a first_bidder the key would not draw is honoured, every hand at its
+ *    seat; every kind of bad line is refused naming FILE:LINE; too few deals is refused;
+ *  - --results without --shard, then cardbot merge of that one file, prints the run again. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static const char *build_dir(void)
+{
+    const char *b = g_getenv("CB_BUILD");
+    return b && *b ? b : "build/plain";
+}
+
+static char *tmp_dir;
+
+static char *tmp_path(const char *name)
+{
+    if (!tmp_dir)
+        tmp_dir = g_dir_make_tmp("cbmatchcli-XXXXXX", NULL);
+    return g_build_filename(tmp_dir, name, NULL);
+}
+
+static void remove_tmp_dir(void)
+{
+    if (!tmp_dir)
+        return;
+    GDir *d = g_dir_open(tmp_dir, 0, NULL);
+    const char *name;
+    while (d && (name = g_dir_read_name(d))) {
+        char *p = g_build_filename(tmp_dir, name, NULL);
+        g_unlink(p);
+        g_free(p);
+    }
+    if (d)
+        g_dir_close(d);
+    g_rmdir(tmp_dir);
+    g_free(tmp_dir);
+    tmp_dir = NULL;
+}
+
+/* Run cardbot with the arguments (NULL-terminated); stdout and stderr are pipes. */
+static int cardbot(char **out, char **err, const char *first, ...)
+{
+    GPtrArray *av = g_ptr_array_new_with_free_func(g_free);
+    g_ptr_array_add(av, g_strdup_printf("%s/cardbot", build_dir()));
+    va_list ap;
+    va_start(ap, first);
+    for (const char *a = first; a; a = va_arg(ap, const char *))
+        g_ptr_array_add(av, g_strdup(a));
+    va_end(ap);
+    g_ptr_array_add(av, NULL);
+    int ws = 0;
+    GError *e = NULL;
+    char *o = NULL, *r = NULL;
+    if (!g_spawn_sync(NULL, (char **)av->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &o, &r, &ws, &e)) {
+        print_error("spawn: %s\n", e->message);
+        fail();
+    }
+    g_ptr_array_free(av, TRUE);
+    *out = o;
+    *err = r;
+    return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+}
+
+/* Heuristic level 6 at seat 0 against level 3: a few milliseconds a game. */
+static char *config(const char *rules)
+{
+    char *body = g_strdup_printf("[game]\nrules = %s\n[strategy.strong]\nplugin = heuristic\nlevel = 6\n"
+                                 "[strategy.weak]\nplugin = heuristic\nlevel = 3\n[seats]\n0 = strong\n1 = weak\n"
+                                 "2 = weak\n",
+                                 rules);
+    char *name = g_strdup_printf("%s.ini", rules);
+    char *path = tmp_path(name);
+    assert_true(g_file_set_contents(path, body, -1, NULL));
+    g_free(name);
+    g_free(body);
+    return path;
+}
+
+/* The lines not starting with "timing" (the only ones allowed to differ between runs),
+ * from line `from` (0: all). */
+static char *stable(const char *s, int from)
+{
+    GString *g = g_string_new(NULL);
+    char **lines = g_strsplit(s, "\n", -1);
+    for (int i = from; lines[i]; i++)
+        if (strncmp(lines[i], "timing", 6) != 0)
+            g_string_append_printf(g, "%s\n", lines[i]);
+    g_strfreev(lines);
+    return g_string_free(g, FALSE);
+}
+
+static int count_prefix(const char *s, const char *prefix)
+{
+    int n = 0;
+    char **lines = g_strsplit(s, "\n", -1);
+    for (char **l = lines; *l; l++)
+        n += g_str_has_prefix(*l, prefix);
+    g_strfreev(lines);
+    return n;
+}
+
+static void assert_same(const char *what, const char *a, const char *b)
+{
+    if (strcmp(a, b) != 0) {
+        print_error("%s differ:\n--- first\n%s--- second\n%s", what, a, b);
+        fail();
+    }
+}
+
+static void test_progress(void **s)
+{
+    (void)s;
+    char *cfg = config("ddz");
+    char *out1, *err1, *out2, *err2, *out3, *err3;
+    assert_int_equal(cardbot(&out1, &err1, "match", "--config", cfg, "--games", "12", "--seed", "4", "--progress",
+                             "2", NULL), 0);
+    assert_int_equal(cardbot(&out2, &err2, "match", "--config", cfg, "--games", "12", "--seed", "4", "--progress",
+                             "0", NULL), 0);
+    assert_int_equal(cardbot(&out3, &err3, "match", "--config", cfg, "--games", "30", "--seed", "4", NULL), 0);
+    print_message("--progress 2, stderr:\n%s", err1);
+    /* every 2 games: 6 lines; each with all its fields */
+    assert_int_equal(count_prefix(err1, "progress "), 6);
+    assert_non_null(strstr(err1, "progress 2/12 games: strong win "));
+    assert_non_null(strstr(err1, "progress 12/12 games: "));
+    GRegex *re = g_regex_new("^progress \\d+/12 games: strong win [0-9.]+% \\[[0-9.]+%, [0-9.]+%\\] pts [-+][0-9.]+ "
+                             "\\[[-+][0-9.]+, [-+][0-9.]+\\], weak win [0-9.]+% \\[[0-9.]+%, [0-9.]+%\\] pts "
+                             "[-+][0-9.]+ \\[[-+][0-9.]+, [-+][0-9.]+\\]; [0-9.]+ games/s, ETA \\S+$",
+                             G_REGEX_MULTILINE, 0, NULL);
+    GMatchInfo *mi = NULL;
+    int matched = 0;
+    for (g_regex_match(re, err1, 0, &mi); g_match_info_matches(mi); g_match_info_next(mi, NULL))
+        matched++;
+    g_match_info_free(mi);
+    g_regex_unref(re);
+    assert_int_equal(matched, 6);
+    assert_int_equal(count_prefix(err1, "estimate: about "), 1);
+    assert_non_null(strstr(err1, " for 12 games ("));
+    assert_non_null(strstr(err1, " s/game at -j 1)"));
+    assert_null(strstr(out1, "progress"));
+    assert_null(strstr(out1, "estimate"));
+    /* --progress 0: nothing; the results the same bytes */
+    assert_int_equal(count_prefix(err2, "progress"), 0);
+    assert_int_equal(count_prefix(err2, "estimate"), 0);
+    char *a = stable(out1, 0), *b = stable(out2, 0);
+    assert_same("stdout with and without progress", a, b);
+    /* the default in a pipe: every 10% of the games */
+    assert_int_equal(count_prefix(err3, "progress "), 10);
+    assert_non_null(strstr(err3, "progress 3/30 games"));
+    g_free(a);
+    g_free(b);
+    const char *bad[] = {"x", "-1", "5m", "3s2"};
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        char *o, *e;
+        assert_int_equal(cardbot(&o, &e, "match", "--config", cfg, "--games", "3", "--progress", bad[i], NULL), 2);
+        assert_non_null(strstr(e, "--progress"));
+        assert_int_equal(count_prefix(e, "cardbot match: "), 1);
+        g_free(o);
+        g_free(e);
+    }
+    g_free(out1);
+    g_free(err1);
+    g_free(out2);
+    g_free(err2);
+    g_free(out3);
+    g_free(err3);
+    g_free(cfg);
+}
+
+/* The file's text ("" when it cannot be read: the comparisons then fail). */
+static char *slurp(const char *path)
+{
+    GMappedFile *m = g_mapped_file_new(path, FALSE, NULL);
+    if (!m)
+        return g_strdup("");
+    char *copy = g_strndup(g_mapped_file_get_contents(m), g_mapped_file_get_length(m));
+    g_mapped_file_unref(m);
+    return copy;
+}
+
+/* Run A saves its deals, run B plays them with the same seed (at -j 2): the same games. */
+static void round_trip(const char *rules, bool duplicate)
+{
+    char *cfg = config(rules);
+    char *deals = tmp_path("deals.jsonl"), *ra = tmp_path("a.jsonl"), *rb = tmp_path("b.jsonl");
+    const char *dup = duplicate ? "--duplicate" : "--quiet";
+    char *outa, *erra, *outb, *errb;
+    assert_int_equal(cardbot(&outa, &erra, "match", "--config", cfg, "--games", "45", "--seed", "11", dup,
+                             "--progress", "0", "--save-deals", deals, "--replay", ra, NULL), 0);
+    /* --games from the file: every deal (times 3 with --duplicate) */
+    int rc = cardbot(&outb, &errb, "match", "--config", cfg, "--seed", "11", dup, "--progress", "0", "--deals", deals,
+                     "--replay", rb, "--concurrency", "2", NULL);
+    if (rc)
+        print_error("%s", errb);
+    assert_int_equal(rc, 0);
+    char *text = slurp(deals);
+    int lines = count_prefix(text, "{\"rules\":\"");
+    assert_int_equal(lines, duplicate ? 15 : 45);
+    if (!strcmp(rules, "ddz"))
+        assert_int_equal(count_prefix(text, "{\"rules\":\"ddz\",\"hands\":[\""), lines);
+    print_message("%s%s: %d deals saved, e.g. %.*s\n", rules, duplicate ? " --duplicate" : "", lines,
+                  (int)(strchr(text, '\n') - text), text);
+    /* the Match: line names the deals file, and nothing else differs */
+    char *a = stable(outa, 1), *b = stable(outb, 1);
+    assert_same("results of the saved and the replayed deals", a, b);
+    assert_non_null(strstr(outb, ", deals from "));
+    assert_null(strstr(outa, ", deals from "));
+    char *repa = slurp(ra), *repb = slurp(rb);
+    assert_same("replay files", repa, repb);
+    if (!strcmp(rules, "ddz")) /* the redeal path was taken */
+        assert_non_null(strstr(repa, "\"redeals\":1"));
+    g_free(repa);
+    g_free(repb);
+    g_free(a);
+    g_free(b);
+    g_free(text);
+    g_free(outa);
+    g_free(erra);
+    g_free(outb);
+    g_free(errb);
+    g_free(deals);
+    g_free(ra);
+    g_free(rb);
+    g_free(cfg);
+}
+
+static void test_deals_round_trip(void **s)
+{
+    (void)s;
+    round_trip("pdk16", false);
+    round_trip("pdk16", true);
+    round_trip("ddz", true);
+}
+
+/* A first bidder the key would not draw: the given hand bids first, every hand at its seat
+ * (hand h at seat (h - g mod 3) mod 3), in every rotation. */
+static void test_deals_first_bidder(void **s)
+{
+    (void)s;
+    char *cfg = config("ddz");
+    char *deals = tmp_path("fb.jsonl"), *rep = tmp_path("fb-replay.jsonl");
+    char *out, *err;
+    assert_int_equal(cardbot(&out, &err, "match", "--config", cfg, "--games", "6", "--seed", "3", "--progress", "0",
+                             "--save-deals", deals, NULL), 0);
+    g_free(out);
+    g_free(err);
+    /* every line's first bidder moved on by one hand */
+    char *text = slurp(deals);
+    char **lines = g_strsplit(text, "\n", -1);
+    GString *moved = g_string_new(NULL);
+    int want[6];
+    for (int i = 0; i < 6; i++) {
+        char *p = strstr(lines[i], "\"first_bidder\":");
+        assert_non_null(p);
+        p += strlen("\"first_bidder\":");
+        want[i] = (*p - '0' + 1) % 3;
+        *p = (char)('0' + want[i]);
+        g_string_append_printf(moved, "%s\n", lines[i]);
+    }
+    assert_true(g_file_set_contents(deals, moved->str, -1, NULL));
+    assert_int_equal(cardbot(&out, &err, "match", "--config", cfg, "--games", "6", "--duplicate", "--seed", "3",
+                             "--progress", "0", "--deals", deals, "--replay", rep, NULL), 0);
+    char *rtext = slurp(rep);
+    char **games = g_strsplit(rtext, "\n", -1);
+    int checked = 0;
+    for (int g = 0; g < 6; g++) {
+        JsonParser *jp = json_parser_new();
+        assert_true(json_parser_load_from_data(jp, games[g], -1, NULL));
+        JsonObject *o = json_node_get_object(json_parser_get_root(jp));
+        if (json_object_get_int_member(o, "redeals") == 0) { /* a redeal is the key's deal */
+            int rot = g % 3, d = g / 3;
+            assert_int_equal(json_object_get_int_member(o, "first_bidder"), (want[d] - rot + 3) % 3);
+            JsonParser *dp = json_parser_new();
+            assert_true(json_parser_load_from_data(dp, lines[d], -1, NULL));
+            JsonArray *dh = json_object_get_array_member(json_node_get_object(json_parser_get_root(dp)), "hands");
+            JsonArray *gh = json_object_get_array_member(o, "hands");
+            for (int seat = 0; seat < 3; seat++)
+                assert_string_equal(json_array_get_string_element(gh, (guint)seat),
+                                    json_array_get_string_element(dh, (guint)((seat + rot) % 3)));
+            g_object_unref(dp);
+            checked++;
+        }
+        g_object_unref(jp);
+    }
+    print_message("moved first bidders honoured in %d of 6 games (the others were redealt)\n", checked);
+    assert_true(checked >= 3);
+    g_strfreev(games);
+    g_free(rtext);
+    g_strfreev(lines);
+    g_string_free(moved, TRUE);
+    g_free(text);
+    g_free(out);
+    g_free(err);
+    g_free(rep);
+    g_free(deals);
+    g_free(cfg);
+}
+
+/* Each bad deals line: exit 2, one line on stderr naming FILE:LINE and the problem. */
+static void test_deals_errors(void **s)
+{
+    (void)s;
+    char *ddz = config("ddz"), *pdk = config("pdk16");
+    char *good = tmp_path("good.jsonl");
+    char *out, *err;
+    assert_int_equal(cardbot(&out, &err, "match", "--config", ddz, "--games", "2", "--seed", "3", "--progress", "0",
+                             "--save-deals", good, NULL), 0);
+    g_free(out);
+    g_free(err);
+    char *text = slurp(good);
+    char *nl = strchr(text, '\n');
+    *nl = 0; /* the first line */
+    JsonParser *jp = json_parser_new();
+    assert_true(json_parser_load_from_data(jp, text, -1, NULL));
+    JsonObject *o = json_node_get_object(json_parser_get_root(jp));
+    JsonArray *h = json_object_get_array_member(o, "hands");
+    const char *h0 = json_array_get_string_element(h, 0), *h1 = json_array_get_string_element(h, 1),
+               *h2 = json_array_get_string_element(h, 2), *bot = json_object_get_string_member(o, "bottom");
+    /* hands[1] gets hands[0]'s first card in place of its own last one */
+    char *h1dup = g_strdup_printf("%.*s%.2s", (int)strlen(h1) - 2, h1, h0);
+    const char *pdk_good = "{\"rules\":\"pdk16\",\"hands\":[\"3s3h3c3d4s4h4c4d5s5h5c5d6s6h6c6d\","
+                           "\"7s7h7c7d8s8h8c8d9s9h9c9dTsThTcTd\",\"JsJhJcJdQsQhQcQdKsKhKcKdAhAcAd2s\"]}";
+    GPtrArray *keep = g_ptr_array_new_with_free_func(g_free); /* the lines made here */
+#define MADE(...) ((const char *)g_ptr_array_index(keep, (g_ptr_array_add(keep, g_strdup_printf(__VA_ARGS__)), \
+                                                          keep->len - 1)))
+    struct {
+        const char *cfg, *line, *want;
+    } cases[] = {
+        {ddz, "{\"rules\":\"ddz\"", "not JSON"},
+        {ddz, "[1,2,3]", "not a JSON object"},
+        {ddz, "{\"rules\":\"pdk16\",\"hands\":[\"3\",\"4\",\"5\"]}", "rules 'pdk16': this match plays ddz"},
+        {ddz, MADE("{\"rules\":\"ddz\",\"hands\":[\"%s\",\"%s\",\"%s\"],\"bottom\":\"%s\"}", h0, h1dup, h2, bot),
+         "already dealt to an earlier hand"},
+        {ddz, MADE("{\"rules\":\"ddz\",\"hands\":[\"%s\",\"%s\"],\"bottom\":\"%s\"}", h0, h1, bot),
+         "hands: not an array of 3"},
+        {ddz, MADE("{\"rules\":\"ddz\",\"hands\":[\"%.*s\",\"%s\",\"%s\"],\"bottom\":\"%s\"}", (int)strlen(h0) - 2,
+                   h0, h1, h2, bot), "hands[0]: 16 cards, a ddz hand has 17"},
+        {ddz, MADE("{\"rules\":\"ddz\",\"hands\":[\"%s\",\"%s\",\"%s\"]}", h0, h1, h2), "bottom: missing"},
+        {ddz, MADE("{\"rules\":\"ddz\",\"hands\":[\"%s\",\"%s\",\"%s\"],\"bottom\":\"%.2s\"}", h0, h1, h2, bot),
+         "bottom: 1 cards, ddz has 3"},
+        {ddz, MADE("{\"rules\":\"ddz\",\"hands\":[\"%s\",\"%s\",\"%s\"],\"bottom\":\"%s\",\"first_bidder\":3}", h0, h1,
+                   h2, bot), "first_bidder: not a hand number 0..2"},
+        {ddz, MADE("{\"rules\":\"ddz\",\"hands\":[\"%s\",\"%s\",\"%s\"],\"bottom\":\"%s\",\"first_bider\":1}", h0, h1,
+                   h2, bot), "unknown member 'first_bider'"},
+        {pdk, "{\"rules\":\"pdk16\",\"hands\":[\"3s3h3c3d4s4h4c4d5s5h5c5d6s6h6c6d\",\"7s7h7c7d8s8h8c8d9s9h9c9dTsThTcTd\","
+              "\"JsJhJcJdQsQhQcQdKsKhKcKdAhAcAdX\"]}", "hands[2]: card X is not in the deck"},
+        {pdk, "{\"rules\":\"pdk16\",\"hands\":[\"3s3h3c3d4s4h4c4d5s5h5c5d6s6h6c6d\",\"7s7h7c7d8s8h8c8d9s9h9c9dTsThTcTd\","
+              "\"JsJhJcJdQsQhQcQdKsKhKcKdAhAcAd2h\"]}", "hands[2]: card 2h is not in the deck"},
+        {pdk, "{\"rules\":\"pdk16\",\"hands\":[\"3s3h3c3d4s4h4c4d5s5h5c5d6s6h6c6d\",\"7s7h7c7d8s8h8c8d9s9h9c9dTsThTcTd\","
+              "\"JsJhJcJdQsQhQcQdKsKhKcKdAhAcAd2s\"],\"bottom\":\"\"}", "bottom: pdk16 deals have no bottom cards"},
+        {pdk, "{\"rules\":\"pdk16\",\"hands\":[\"3s3h3c3d4s4h4c4d5s5h5c5d6s6h6c6d\",\"7s7h7c7d8s8h8c8d9s9h9c9dTsThTcTd\","
+              "\"JsJhJcJdQsQhQcQdKsKhKcKdAhAcAd2s\"],\"first_bidder\":0}", "first_bidder: pdk16 has no bidding order"},
+    };
+#undef MADE
+    char *bad = tmp_path("bad.jsonl");
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        /* a good line first, a blank one, then the bad one: line 3 */
+        char *body = g_strdup_printf("%s\n\n%s\n", cases[i].cfg == ddz ? text : pdk_good, cases[i].line);
+        assert_true(g_file_set_contents(bad, body, -1, NULL));
+        int rc = cardbot(&out, &err, "match", "--config", cases[i].cfg, "--seed", "1", "--progress", "0", "--deals",
+                         bad, NULL);
+        char *where = g_strdup_printf("cardbot match: --deals: %s:3: ", bad);
+        if (rc != 2 || !g_str_has_prefix(err, where) || !strstr(err, cases[i].want) ||
+            count_prefix(err, "") != 2 /* one line and the empty rest */) {
+            print_error("case %zu: %s\nstatus %d, stderr: %s(wanted '%s')\n", i, cases[i].line, rc, err, cases[i].want);
+            fail();
+        }
+        assert_int_equal(strlen(out), 0); /* nothing played */
+        g_free(where);
+        g_free(body);
+        g_free(out);
+        g_free(err);
+    }
+    /* the good lines play; too few deals for the games asked is refused before any game */
+    assert_true(g_file_set_contents(bad, pdk_good, -1, NULL));
+    assert_int_equal(cardbot(&out, &err, "match", "--config", pdk, "--seed", "1", "--progress", "0", "--deals", bad,
+                             NULL), 0);
+    assert_non_null(strstr(out, "1 games, seed 1, deals from "));
+    g_free(out);
+    g_free(err);
+    assert_int_equal(cardbot(&out, &err, "match", "--config", ddz, "--seed", "1", "--games", "9", "--progress", "0",
+                             "--duplicate", "--deals", good, NULL), 2);
+    assert_non_null(strstr(err, "has 2 deals; 9 games need 3 (one per 3 games with --duplicate)"));
+    assert_int_equal(strlen(out), 0);
+    g_free(out);
+    g_free(err);
+    g_ptr_array_free(keep, TRUE);
+    g_object_unref(jp);
+    g_free(h1dup);
+    g_free(text);
+    g_free(bad);
+    g_free(good);
+    g_free(pdk);
+    g_free(ddz);
+}
+
+/* --results without --shard is the whole match as shard 1/1: merging that one file prints
+ * the run again, the random key's closing line included. */
+static void test_results_whole(void **s)
+{
+    (void)s;
+    char *cfg = config("pdk16");
+    char *res = tmp_path("whole.res");
+    char *out, *err, *mout, *merr;
+    assert_int_equal(cardbot(&out, &err, "match", "--config", cfg, "--games", "7", "--progress", "0", "--results",
+                             res, NULL), 0);
+    assert_non_null(strstr(out, "seed chosen at random"));
+    assert_int_equal(cardbot(&mout, &merr, "merge", res, NULL), 0);
+    char *a = stable(out, 0), *b = stable(mout, 0);
+    assert_same("the run and the merge of its results", a, b);
+    assert_non_null(strstr(b, "(chosen at random: replay this match with --seed "));
+    g_free(a);
+    g_free(b);
+    g_free(out);
+    g_free(err);
+    g_free(mout);
+    g_free(merr);
+    g_free(res);
+    g_free(cfg);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_progress),
+        cmocka_unit_test(test_deals_round_trip),
+        cmocka_unit_test(test_deals_first_bidder),
+        cmocka_unit_test(test_deals_errors),
+        cmocka_unit_test(test_results_whole),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    remove_tmp_dir();
+    return failed;
+}

@@ -178,6 +178,9 @@ $(PLUGIN_TEST_BIN): $(B)/tests/%: tests/%.c $(SUPPORT_OBJ) $(PLUGIN_SUPPORT_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -Itests -o $@ $< $(SUPPORT_OBJ) $(PLUGIN_SUPPORT_OBJ) $(PLUGIN_LIBS) $(CORE_LINK) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS) $(LDLIBS)
 
+# bench_seats is a host: it links the shim library as a server would
+$(B)/bench/bench_seats: $(SHIM_LIB)
+$(B)/bench/bench_seats: LDLIBS += -L$(B) -lcardbot-shim
 $(B)/bench/%: bench/%.c $(BENCH_SUPPORT_OBJ) $(CORE_LIB) $(PLUGIN_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -Itests -o $@ $< $(BENCH_SUPPORT_OBJ) $(PLUGIN_LIBS) $(CORE_LINK) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS) $(PKG_LIBS) $(LDLIBS)

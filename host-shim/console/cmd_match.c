@@ -3,7 +3,8 @@
  *   cardbot match --config FILE [--games N] [--seed S] [--concurrency K] [--duplicate]
  *                 [--replay FILE.jsonl] [--table ID] [--landlord SEAT] [--quiet]
  *                 [--progress N|Ns|0] [--deals FILE] [--save-deals FILE]
- *                 [--shard K/N --results FILE]
+ *                 [--shard K/N --results FILE] [--sprt elo0=E0,elo1=E1[,alpha=A,beta=B]]
+ *                 [--report FILE.html]
  *
  * Games are played by cb_match_run (match_run.c): game g is a function of (seed, g) — and of
  * line g (or g / 3) of a --deals file — alone, and this thread gets the games in game order
@@ -11,9 +12,14 @@
  * not depend on --concurrency. Progress goes to stderr only (match_progress.c). Without
  * --seed or [match] seed, the key is random and printed after the summary.
  *
+ * A match that seats two strategies ends its summary with their paired comparison (match_pair.c);
+ * --sprt runs a sequential test on it and stops the match at its verdict (match_verdicts.c);
+ * --report writes the figures as an HTML page.
+ *
  * --shard K/N plays whole deals d with d mod N = K - 1 and writes them to --results FILE
  * (match_results.c); cardbot merge (cmd_merge.c) puts the shards back together and prints
  * what the single run prints. */
+#include <errno.h>
 #include <glib.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -64,6 +70,12 @@ static int parse_options(int *argc, char ***argv, cb_match_args *a)
         {"shard", 0, 0, G_OPTION_ARG_STRING, &a->shard, "play only shard K of N (whole deals; needs --results)",
          "K/N"},
         {"results", 0, 0, G_OPTION_ARG_FILENAME, &a->results, "write the results for cardbot merge", "FILE"},
+        {"sprt", 0, 0, G_OPTION_ARG_STRING, &a->sprt,
+         "sequential test of the two seated strategies on paired deals; stops at its verdict "
+         "(alpha, beta default 0.05)",
+         "elo0=E0,elo1=E1[,alpha=A,beta=B]"},
+        {"report", 0, 0, G_OPTION_ARG_FILENAME, &a->report,
+         "write a self-contained HTML page: win share and points as the games went, the pair, the SPRT", "FILE"},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
     GOptionContext *ctx = g_option_context_new("- play bot matches through the shim");
     g_option_context_add_main_entries(ctx, entries, NULL);
@@ -91,14 +103,66 @@ static void args_free(cb_match_args *a)
     g_free(a->results);
     g_free(a->shard);
     g_free(a->progress);
+    g_free(a->sprt);
+    g_free(a->report);
 }
 
-static void print_summary(cb_match_cmd *m, cb_match_sink *k, int played, int stopped, double secs)
+/* The strategy names the match seats ([table.ID] over [seats]; the shim checked them). */
+static void seat_names(const cb_match_cmd *m, const char *names[3])
+{
+    char *group = m->a.table_id ? g_strdup_printf("table.%s", m->a.table_id) : NULL;
+    for (int s = 0; s < 3; s++) {
+        char key[4];
+        snprintf(key, sizeof key, "%d", s);
+        names[s] = group ? cb_shim_get(m->shim, group, key) : NULL;
+        if (!names[s])
+            names[s] = cb_shim_get(m->shim, "seats", key);
+    }
+    g_free(group);
+}
+
+/* --sprt and --report, checked before any game. 0 or the usage status. */
+static int setup_verdicts(cb_match_cmd *m)
+{
+    if (m->a.sprt) {
+        char err[200];
+        if (cb_sprt_parse(m->a.sprt, &m->sprt, err, sizeof err) != 0)
+            return cb_match_usage_error("--sprt %s: %s", m->a.sprt, err);
+        if (m->a.shard || m->a.results)
+            return cb_match_usage_error("--sprt stops a match at its verdict: not with --shard / --results "
+                                        "(cardbot merge --sprt tests the shards' games)");
+        const char *names[3], *x, *y;
+        seat_names(m, names);
+        if (cb_match_pair_names(names, &x, &y) != 0)
+            return cb_match_usage_error("--sprt compares two strategies: the seating (%s, %s, %s) has %s",
+                                        names[0] ? names[0] : "?", names[1] ? names[1] : "?",
+                                        names[2] ? names[2] : "?",
+                                        names[0] && names[1] && names[2] && !strcmp(names[0], names[1]) &&
+                                                !strcmp(names[1], names[2])
+                                            ? "one"
+                                            : "three");
+        m->has_sprt = true;
+    }
+    if (m->a.report) { /* writable now, so a bad path costs no games */
+        FILE *f = fopen(m->a.report, "w");
+        if (!f)
+            return cb_match_usage_error("--report %s: cannot write: %s", m->a.report, g_strerror(errno));
+        fclose(f);
+    }
+    return 0;
+}
+
+static void print_summary(cb_match_cmd *m, cb_match_sink *k, cb_match_verdicts *v, int played, int stopped,
+                          double secs)
 {
     if (stopped > 0)
         fprintf(m->out, "Interrupted by %s after %d of %d games: the summary covers those %d\n",
                 stopped == SIGINT ? "SIGINT" : "SIGTERM", played, m->ngames, played);
+    else if (cb_match_verdicts_decided(v))
+        fprintf(m->out, "SPRT decided after %d of %d games: the summary covers those %d\n", played, m->ngames,
+                played);
     cb_match_stats_print(cb_match_sink_stats(k), m->out, secs);
+    cb_match_verdicts_print(v, m->out);
     fprintf(m->out, "timing concurrency %d\n", m->a.concurrency);
     if (m->info.random_seed)
         fprintf(m->out, "Seed %llu (chosen at random: replay this match with --seed %llu)\n",
@@ -123,10 +187,23 @@ static int run(cb_match_cmd *m)
                                     .out = tty && isatty(fileno(m->out)) ? m->out : NULL};
         progress = cb_match_progress_new(&pc);
     }
+    char *title = m->a.report ? g_strdup_printf("cardbot match: %s", m->a.config) : NULL;
+    char *line = NULL;
+    size_t len = 0;
+    FILE *mem = m->a.report ? open_memstream(&line, &len) : NULL;
+    if (mem) {
+        cb_match_print_header(mem, &m->info, m->ngames);
+        fclose(mem);
+        g_strchomp(line);
+    }
+    cb_match_verdicts *v = cb_match_verdicts_new(m->rules, m->a.duplicate, m->has_sprt ? &m->sprt : NULL, title,
+                                                 line, m->ngames);
+    g_free(title);
+    free(line);
     cb_match_sink_cfg sc = {.rules = m->rules, .out = m->out, .quiet = m->a.quiet, .replay = m->rf,
                             .replay_path = m->a.replay, .results = m->resf, .results_path = m->a.results,
                             .save_deals = m->df, .save_deals_path = m->a.save_deals, .bidding = cb_match_bidding(m),
-                            .progress = progress, .cmd = "match"};
+                            .progress = progress, .cmd = "match", .verdicts = v};
     cb_match_sink *k = cb_match_sink_new(&sc);
     cb_match_run_cfg cfg = {.shim = m->shim, .rules = m->rules, .table_id = m->a.table_id,
                             .opts = {.seed = m->info.seed, .duplicate = m->a.duplicate,
@@ -140,7 +217,12 @@ static int run(cb_match_cmd *m)
     double secs = now_s() - t0;
     cb_match_progress_free(progress);
     int status = cb_match_sink_status(k);
-    print_summary(m, k, played, stopped, secs);
+    print_summary(m, k, v, played, stopped, secs);
+    char err[300];
+    if (m->a.report && cb_match_verdicts_write_report(v, cb_match_sink_stats(k), m->a.report, err, sizeof err) != 0) {
+        cb_cli_error("match", "%s", err);
+        status = 1;
+    }
     if (m->resf && played == m->ngames && status == 0) {
         char *end = cb_match_results_end(played, secs, m->a.concurrency);
         fprintf(m->resf, "%s\n", end);
@@ -155,6 +237,7 @@ static int run(cb_match_cmd *m)
         status = 1;
     }
     cb_match_sink_free(k);
+    cb_match_verdicts_free(v);
     return status;
 }
 
@@ -178,6 +261,8 @@ int cb_cmd_match(int argc, char **argv)
     cb_match_block_signals(&old_sigs);
     if (!status)
         status = cb_match_setup(&m);
+    if (!status)
+        status = setup_verdicts(&m);
     if (!status)
         status = run(&m);
     status = close_file(m.rf, "replay", m.a.replay, status);

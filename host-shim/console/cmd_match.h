@@ -7,10 +7,11 @@
 #include <stdio.h>
 
 #include "match.h"
+#include "match_verdict.h"
 
 /* The command line as given (GOption fills it). */
 typedef struct cb_match_args {
-    char *config, *replay, *table_id, *deals, *save_deals, *results, *shard, *progress;
+    char *config, *replay, *table_id, *deals, *save_deals, *results, *shard, *progress, *sprt, *report;
     gint64 games, seed; /* G_MININT64: not given */
     gint concurrency, landlord;
     gboolean duplicate, quiet;
@@ -30,6 +31,8 @@ typedef struct cb_match_cmd {
     int progress_games;
     double progress_s;
     bool progress_off;
+    bool has_sprt;              /* --sprt given: sprt holds it */
+    cb_sprt_opts sprt;
 } cb_match_cmd;
 
 /* One line on stderr ("cardbot match: ..."); returns CB_CLI_EXIT_USAGE. */

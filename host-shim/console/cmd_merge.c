@@ -20,6 +20,7 @@
 
 #include "cli.h"
 #include "match.h"
+#include "match_verdict.h"
 
 typedef struct shard {
     const char *path;
@@ -156,7 +157,7 @@ static int check_all(merge *m, cb_match_game *gm)
 }
 
 /* Second pass: the games in game order through the sink, then the summary. */
-static int replay_games(merge *m, cb_match_game *gm, bool quiet, FILE *rf, const char *replay)
+static int replay_games(merge *m, cb_match_game *gm, bool quiet, FILE *rf, const char *replay, const cb_sprt_opts *sprt)
 {
     cb_match_info whole = m->s[0].info; /* shallow: the strings stay the shard's */
     whole.shard = whole.nshards = 1;
@@ -166,8 +167,9 @@ static int replay_games(merge *m, cb_match_game *gm, bool quiet, FILE *rf, const
         m->s[i].lineno = 0;
         next_line(m, &m->s[i]);
     }
+    cb_match_verdicts *v = cb_match_verdicts_new(&m->rules, whole.duplicate, sprt, NULL, NULL, whole.games);
     cb_match_sink_cfg sc = {.rules = &m->rules, .out = stdout, .quiet = quiet, .replay = rf,
-                            .replay_path = replay, .cmd = "merge"};
+                            .replay_path = replay, .cmd = "merge", .verdicts = v};
     cb_match_sink *k = cb_match_sink_new(&sc);
     char err[300];
     int status = 0;
@@ -179,10 +181,17 @@ static int replay_games(merge *m, cb_match_game *gm, bool quiet, FILE *rf, const
             break;
         }
         gm->seed = whole.seed;
-        if (cb_match_sink_game(k, gm))
+        if (cb_match_sink_game(k, gm)) {
             status = cb_match_sink_status(k);
+            if (!status) /* the SPRT decided: the single run stopped here too */
+                break;
+        }
     }
     if (!status) {
+        int seen = cb_match_sink_seen(k);
+        if (cb_match_verdicts_decided(v))
+            fprintf(stdout, "SPRT decided after %d of %d games: the summary covers those %d\n", seen, whole.games,
+                    seen);
         double secs = 0;
         int jmax = 0;
         for (int i = 0; i < m->n; i++) {
@@ -191,6 +200,7 @@ static int replay_games(merge *m, cb_match_game *gm, bool quiet, FILE *rf, const
         }
         /* timing lines: the shards' own time added up, not a wall time */
         cb_match_stats_print(cb_match_sink_stats(k), stdout, secs);
+        cb_match_verdicts_print(v, stdout);
         fprintf(stdout, "timing merged %d shards, concurrency up to %d\n", m->n, jmax);
         if (whole.random_seed)
             fprintf(stdout, "Seed %llu (chosen at random: replay this match with --seed %llu)\n",
@@ -203,14 +213,18 @@ static int replay_games(merge *m, cb_match_game *gm, bool quiet, FILE *rf, const
         }
     }
     cb_match_sink_free(k);
+    cb_match_verdicts_free(v);
     return status;
 }
 
 int cb_cmd_merge(int argc, char **argv)
 {
     gboolean quiet = FALSE;
-    char *replay = NULL;
+    char *replay = NULL, *sprt_spec = NULL;
     GOptionEntry entries[] = {
+        {"sprt", 0, 0, G_OPTION_ARG_STRING, &sprt_spec,
+         "the sequential test of the whole match, as the single run's --sprt (stops where it would have)",
+         "elo0=E0,elo1=E1[,alpha=A,beta=B]"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "no per-game lines (as the single run's --quiet)", NULL},
         {"replay", 'r', 0, G_OPTION_ARG_FILENAME, &replay, "write the whole match's replay JSON lines", "FILE"},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
@@ -221,6 +235,14 @@ int cb_cmd_merge(int argc, char **argv)
     int status = cb_cli_parse("merge", ctx, &argc, &argv);
     if (status)
         return status;
+    cb_sprt_opts sprt;
+    char serr[200];
+    if (sprt_spec && cb_sprt_parse(sprt_spec, &sprt, serr, sizeof serr) != 0) {
+        cb_cli_error("merge", "--sprt %s: %s", sprt_spec, serr);
+        g_free(sprt_spec);
+        g_free(replay);
+        return CB_CLI_EXIT_USAGE;
+    }
     merge m;
     memset(&m, 0, sizeof m);
     cb_match_game *gm = g_new(cb_match_game, 1);
@@ -240,7 +262,7 @@ int cb_cmd_merge(int argc, char **argv)
     if (!status && replay && !(rf = fopen(replay, "w")))
         status = fail("cannot write replay file '%s'", replay);
     if (!status)
-        status = replay_games(&m, gm, quiet, rf, replay);
+        status = replay_games(&m, gm, quiet, rf, replay, sprt_spec ? &sprt : NULL);
     if (rf && fclose(rf) && status == 0) {
         cb_cli_error("merge", "error writing replay file '%s'", replay);
         status = 1;
@@ -259,5 +281,6 @@ int cb_cmd_merge(int argc, char **argv)
     free(m.line);
     g_free(gm);
     g_free(replay);
+    g_free(sprt_spec);
     return status;
 }

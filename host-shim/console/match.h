@@ -225,6 +225,7 @@ char *cb_match_info_differs(const cb_match_info *a, const cb_match_info *b);
  * was just played or read back from a shard's results: result line, summary figures,
  * replay / results / deals lines, progress. Anything else that follows the match game by game
  * (a sequential test) belongs there too, so a merged run and a single run agree on it. */
+typedef struct cb_match_verdicts cb_match_verdicts; /* match_verdict.h */
 typedef struct cb_match_sink_cfg {
     const cb_rules *rules;
     FILE *out;                 /* "Finished game" lines (unless quiet) */
@@ -238,6 +239,7 @@ typedef struct cb_match_sink_cfg {
     bool bidding;              /* DDZ with a bidding phase: deals lines name a first bidder */
     cb_match_progress *progress; /* may be NULL */
     const char *cmd;           /* "match" / "merge", for messages */
+    cb_match_verdicts *verdicts; /* the pair, SPRT and report (may be NULL) */
 } cb_match_sink_cfg;
 typedef struct cb_match_sink cb_match_sink;
 cb_match_sink *cb_match_sink_new(const cb_match_sink_cfg *c);

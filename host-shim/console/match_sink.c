@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "match.h"
+#include "match_verdict.h"
 
 struct cb_match_sink {
     cb_match_sink_cfg c;
@@ -103,5 +104,8 @@ int cb_match_sink_game(void *ud, cb_match_game *gm)
         }
     }
     cb_match_progress_game(k->c.progress, k->stats);
+    /* the SPRT decided: no more games (not an error; the summary says why it stopped) */
+    if (k->c.verdicts && !stop && cb_match_verdicts_add(k->c.verdicts, gm, k->stats, stderr))
+        stop = 1;
     return stop;
 }

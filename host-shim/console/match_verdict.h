@@ -194,4 +194,25 @@ void cb_report_line(cb_report *rep, const char *text);
  * -1 with a message naming the file in err. */
 int cb_report_write(const char *path, const cb_report *rep, char *err, size_t errlen);
 
+/* ---- a match's verdicts, game by game (match_verdicts.c) ---- */
+
+/* The pair a seating compares: exactly two strategies, A the one seated alone. 0, or -1
+ * (one strategy everywhere, three different ones, or a NULL name). */
+int cb_match_pair_names(const char *const seats[3], const char **a, const char **b);
+/* sprt NULL: no sequential test; report_title NULL: no HTML report (match_line is shown on
+ * it); games: the run's, to space the report's points. */
+cb_match_verdicts *cb_match_verdicts_new(const cb_rules *r, bool duplicate, const cb_sprt_opts *sprt,
+                                         const char *report_title, const char *match_line, int games);
+void cb_match_verdicts_free(cb_match_verdicts *v);
+/* Each game in game order, after the summary's statistics took it (st). Nonzero: the SPRT
+ * decided (stop the match). The SPRT's state goes to log every 10 deals and at its verdict. */
+int cb_match_verdicts_add(cb_match_verdicts *v, const cb_match_game *gm, const cb_match_stats *st, FILE *log);
+/* The SPRT's verdict: 1 H1, -1 H0, 0 none (or no SPRT). */
+int cb_match_verdicts_decided(const cb_match_verdicts *v);
+/* The summary's pair line and SPRT line (nothing without a pair). */
+void cb_match_verdicts_print(const cb_match_verdicts *v, FILE *out);
+/* Write the --report page: 0, or -1 with err. */
+int cb_match_verdicts_write_report(cb_match_verdicts *v, const cb_match_stats *st, const char *path, char *err,
+                                   size_t errlen);
+
 #endif

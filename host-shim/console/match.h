@@ -137,6 +137,9 @@ int cb_match_game_from_json(const cb_rules *r, const char *line, cb_match_game *
 typedef struct cb_match_stats cb_match_stats;
 cb_match_stats *cb_match_stats_new(const cb_rules *r);
 void cb_match_stats_add(cb_match_stats *st, const cb_match_game *gm);
+/* Did seat s win game g? PDK: it went out first; DDZ: its side did (every statistic counts a
+ * win this way, so summaries, pairs and tournaments agree). */
+bool cb_match_seat_won(const cb_rules *r, const cb_match_game *g, int s);
 void cb_match_stats_print(cb_match_stats *st, FILE *f, double seconds);
 void cb_match_stats_free(cb_match_stats *st);
 /* One strategy's running figures, with the summary's 95% intervals (the same arithmetic:

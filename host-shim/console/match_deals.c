@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "match.h"
+#include "match_json.h"
 
 static const char *const members[] = {"rules", "hands", "bottom", "first_bidder", NULL};
 
@@ -244,13 +245,5 @@ char *cb_match_deal_json(const cb_rules *r, const cb_match_deal *d, bool bidding
             json_builder_add_int_value(b, d->first_bidder);
         }
     }
-    json_builder_end_object(b);
-    JsonGenerator *gen = json_generator_new();
-    JsonNode *root = json_builder_get_root(b);
-    json_generator_set_root(gen, root);
-    char *text = json_generator_to_data(gen, NULL);
-    json_node_unref(root);
-    g_object_unref(gen);
-    g_object_unref(b);
-    return text;
+    return cb_match_json_finish(b);
 }

@@ -133,16 +133,6 @@ const cb_score_count *cb_pair_scores(const cb_pair *p, size_t *m)
     return (const cb_score_count *)(const void *)p->hist->data;
 }
 
-/* As match_stats.c counts a win: DDZ, every seat of the side that went out first. */
-static bool seat_won(const cb_rules *r, const cb_match_game *gm, int s)
-{
-    if (gm->winner < 0)
-        return false;
-    if (r->game == CB_GAME_DDZ)
-        return (gm->winner == gm->landlord) == (s == gm->landlord);
-    return gm->winner == s;
-}
-
 static bool is(const cb_match_game *gm, int s, const char *name)
 {
     const char *n = gm->strategy[s] ? gm->strategy[s] : gm->strategy_buf[s];
@@ -191,11 +181,11 @@ void cb_pair_add(cb_pair *p, const cb_match_game *gm)
     score /= na * nb;
     for (int i = 0; i < na; i++) {
         da += gm->delta[sa[i]];
-        p->wins_a += seat_won(p->r, gm, sa[i]);
+        p->wins_a += cb_match_seat_won(p->r, gm, sa[i]);
     }
     for (int j = 0; j < nb; j++) {
         db += gm->delta[sb[j]];
-        p->wins_b += seat_won(p->r, gm, sb[j]);
+        p->wins_b += cb_match_seat_won(p->r, gm, sb[j]);
     }
     p->seats_a += na;
     p->seats_b += nb;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "match.h"
+#include "match_json.h"
 
 #define RESULTS_FORMAT 1
 
@@ -40,18 +41,6 @@ static void add_bool(JsonBuilder *b, const char *key, bool v)
     json_builder_add_boolean_value(b, v);
 }
 
-static char *finish(JsonBuilder *b)
-{
-    json_builder_end_object(b);
-    JsonGenerator *gen = json_generator_new();
-    JsonNode *root = json_builder_get_root(b);
-    json_generator_set_root(gen, root);
-    char *text = json_generator_to_data(gen, NULL);
-    json_node_unref(root);
-    g_object_unref(gen);
-    g_object_unref(b);
-    return text;
-}
 
 char *cb_match_results_header(const cb_match_info *m)
 {
@@ -72,7 +61,7 @@ char *cb_match_results_header(const cb_match_info *m)
     add_str(b, "deals_sha256", m->deals_sha256);
     add_int(b, "shard", m->shard);
     add_int(b, "shards", m->nshards);
-    return finish(b);
+    return cb_match_json_finish(b);
 }
 
 char *cb_match_results_end(int games, double seconds, int concurrency)
@@ -84,7 +73,7 @@ char *cb_match_results_end(int games, double seconds, int concurrency)
     json_builder_set_member_name(b, "seconds");
     json_builder_add_double_value(b, seconds);
     add_int(b, "concurrency", concurrency);
-    return finish(b);
+    return cb_match_json_finish(b);
 }
 
 static JsonObject *parse_object(JsonParser *jp, const char *line)

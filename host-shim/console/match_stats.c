@@ -17,7 +17,7 @@ typedef struct agg {
     GArray *ns; /* uint64_t per decision */
 } agg;
 
-static bool seat_won(const cb_rules *r, const cb_match_game *g, int s)
+bool cb_match_seat_won(const cb_rules *r, const cb_match_game *g, int s)
 {
     if (g->winner < 0)
         return false;
@@ -81,7 +81,7 @@ void cb_match_stats_add(cb_match_stats *st, const cb_match_game *gm)
             }
             agg *x = &a[k];
             x->n++;
-            x->wins += seat_won(r, gm, s);
+            x->wins += cb_match_seat_won(r, gm, s);
             x->pts += gm->delta[s];
             x->pts2 += (double)gm->delta[s] * gm->delta[s];
             bool bid_any = false;
@@ -96,7 +96,7 @@ void cb_match_stats_add(cb_match_stats *st, const cb_match_game *gm)
             x->bids_any += bid_any;
             if (gm->landlord == s) {
                 x->roles++;
-                x->role_wins += seat_won(r, gm, s);
+                x->role_wins += cb_match_seat_won(r, gm, s);
             }
             for (int i = 0; i < gm->nplays; i++)
                 if (gm->plays[i].seat == s) {

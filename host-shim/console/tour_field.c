@@ -23,17 +23,6 @@ static const char *seat_name(const cb_match_game *gm, int s)
     return gm->strategy[s] ? gm->strategy[s] : gm->strategy_buf[s];
 }
 
-/* As match_stats.c counts a win, so the series and the per-seating summaries agree: DDZ,
- * every seat of the side that went out first. */
-static bool seat_won(const cb_rules *r, const cb_match_game *gm, int s)
-{
-    if (gm->winner < 0)
-        return false;
-    if (r->game == CB_GAME_DDZ)
-        return (gm->winner == gm->landlord) == (s == gm->landlord);
-    return gm->winner == s;
-}
-
 cb_tour *cb_tour_new(const cb_rules *r, char **names, const cb_tour_pairing *pairs, int npair, long games,
                      cb_report *rep)
 {
@@ -115,7 +104,7 @@ void cb_tour_add(cb_tour *t, const cb_match_game *gm)
         for (int s = 0; s < 3; s++)
             if (x->strategy[s] == t->name[i]) {
                 a->seats++;
-                a->wins += seat_won(t->rules, gm, s);
+                a->wins += cb_match_seat_won(t->rules, gm, s);
                 a->pts += gm->delta[s];
                 a->pts2 += (double)gm->delta[s] * gm->delta[s];
             }

@@ -162,7 +162,8 @@ $(B)/tests/plugins/%.so: tests/plugins/%.c $(CORE_LIB)
 	$(CC) $(CFLAGS) -MMD -MP -shared -o $@ $< -L$(B) -lcardbot -Wl,-rpath,'$$ORIGIN/../..' $(LDFLAGS) $(LDLIBS)
 
 # Tests of the console's verdict modules link those objects (the cardbot binary exports none).
-VERDICT_OBJ := $(addprefix $(B)/host-shim/console/,match_pair.o match_sprt.o match_report.o match_plot.o match_num.o)
+VERDICT_OBJ := $(addprefix $(B)/host-shim/console/,match_pair.o match_sprt.o match_report.o match_plot.o match_num.o \
+               match_stats.o)
 $(B)/tests/test_sprt $(B)/tests/test_report: $(VERDICT_OBJ)
 $(B)/tests/test_sprt $(B)/tests/test_report: TEST_OBJ := $(VERDICT_OBJ)
 $(B)/tests/%: tests/%.c $(SUPPORT_OBJ) $(CORE_LIB)

@@ -54,19 +54,6 @@ static void test_entry(void **state)
     assert_non_null(a->bot->decide_play);
 }
 
-static void expect_reject(const api *a, const char *key, const char *value, const char *named)
-{
-    cb_param p = {key, value};
-    char err[160] = "";
-    void *inst = a->bot->create(&p, 1, err, sizeof err);
-    if (inst)
-        a->bot->destroy(inst);
-    assert_null(inst);
-    if (!strstr(err, named))
-        print_error("message for %s=%s does not name '%s': %s\n", key, value, named, err);
-    assert_non_null(strstr(err, named));
-}
-
 static void test_params(void **state)
 {
     api *a = *state;
@@ -78,14 +65,14 @@ static void test_params(void **state)
         assert_non_null(inst);
         a->bot->destroy(inst);
     }
-    expect_reject(a, "level", "0", "level");
-    expect_reject(a, "level", "7", "level");
-    expect_reject(a, "level", "six", "level");
-    expect_reject(a, "level", "", "level");
-    expect_reject(a, "level", "-3", "level");
-    expect_reject(a, "seed", "x1", "seed");
-    expect_reject(a, "seed", "-1", "seed");
-    expect_reject(a, "depth", "3", "depth");
+    cbt_expect_refused1(a->bot, "level", "0", "level");
+    cbt_expect_refused1(a->bot, "level", "7", "level");
+    cbt_expect_refused1(a->bot, "level", "six", "level");
+    cbt_expect_refused1(a->bot, "level", "", "level");
+    cbt_expect_refused1(a->bot, "level", "-3", "level");
+    cbt_expect_refused1(a->bot, "seed", "x1", "seed");
+    cbt_expect_refused1(a->bot, "seed", "-1", "seed");
+    cbt_expect_refused1(a->bot, "depth", "3", "depth");
     a->bot->destroy(NULL);
 }
 

@@ -31,22 +31,10 @@ static void test_entry(void **state)
     assert_non_null(a->bot->decide_play);
 }
 
-static void expect_reject(const cbt_bot_plugin *a, const cb_param *p, int n, const char *named)
-{
-    char err[200] = "";
-    void *inst = a->bot->create(p, n, err, sizeof err);
-    if (inst)
-        a->bot->destroy(inst);
-    assert_null(inst);
-    if (!strstr(err, named))
-        print_error("message for %s=%s does not name '%s': %s\n", p[n - 1].key, p[n - 1].value, named, err);
-    assert_non_null(strstr(err, named));
-}
-
 static void reject1(const cbt_bot_plugin *a, const char *key, const char *value)
 {
     cb_param p = {key, value};
-    expect_reject(a, &p, 1, key);
+    cbt_expect_refused(a->bot, &p, 1, key);
 }
 
 static void test_params(void **state)
@@ -100,9 +88,9 @@ static void test_params(void **state)
     reject1(a, "depth", "3");
     /* both budgets; thresholds out of order */
     const cb_param both[] = {{"iterations", "100"}, {"time_ms", "10"}};
-    expect_reject(a, both, 2, "time_ms");
+    cbt_expect_refused(a->bot, both, 2, "time_ms");
     const cb_param order[] = {{"bid1", "0.6"}, {"bid2", "0.5"}};
-    expect_reject(a, order, 2, "bid2");
+    cbt_expect_refused(a->bot, order, 2, "bid2");
     a->bot->destroy(NULL);
 }
 

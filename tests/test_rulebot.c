@@ -36,19 +36,6 @@ static void *make(const api *a, const char *style, uint64_t seed)
     return inst;
 }
 
-static void expect_reject(const api *a, const char *key, const char *value, const char *named)
-{
-    cb_param p = {key, value};
-    char err[160] = "";
-    void *inst = a->bot->create(&p, 1, err, sizeof err);
-    if (inst)
-        a->bot->destroy(inst);
-    assert_null(inst);
-    if (!strstr(err, named))
-        print_error("message for %s=%s does not name '%s': %s\n", key, value, named, err);
-    assert_non_null(strstr(err, named));
-}
-
 static void test_entry_and_params(void **state)
 {
     api *a = *state;
@@ -61,11 +48,11 @@ static void test_entry_and_params(void **state)
     inst = make(a, "random", 3);
     assert_non_null(inst);
     a->bot->destroy(inst);
-    expect_reject(a, "style", "greedy", "style");
-    expect_reject(a, "style", "", "style");
-    expect_reject(a, "seed", "-1", "seed");
-    expect_reject(a, "seed", "x", "seed");
-    expect_reject(a, "level", "3", "level");
+    cbt_expect_refused1(a->bot, "style", "greedy", "style");
+    cbt_expect_refused1(a->bot, "style", "", "style");
+    cbt_expect_refused1(a->bot, "seed", "-1", "seed");
+    cbt_expect_refused1(a->bot, "seed", "x", "seed");
+    cbt_expect_refused1(a->bot, "level", "3", "level");
     a->bot->destroy(NULL);
 }
 

@@ -30,4 +30,10 @@ int cbt_bot_plugin_setup(void **state, const char *name);
  * holding r->hand_size cards, seed 0. Callers change what their situation needs. */
 void cbt_view_init(cb_view *v, const cb_rules *r, int phase, int seat, int first, cb_cards hand);
 
+/* create(p[0..n)) must fail with a message naming `named` (the key a bad parameter is refused
+ * by; bot.h's create contract). Fails the running test otherwise, printing the message. */
+void cbt_expect_refused(const cb_bot *bot, const cb_param *p, int n, const char *named);
+/* The same for one key = value. */
+void cbt_expect_refused1(const cb_bot *bot, const char *key, const char *value, const char *named);
+
 #endif

@@ -16,7 +16,7 @@ B        := build/$(V)
 CC       ?= cc
 PKGS     := glib-2.0 json-glib-1.0 cmocka libseccomp
 DEBPKGS  := libglib2.0-dev libjson-glib-dev libcmocka-dev libseccomp-dev pkg-config gcc make \
-            clang libclang-rt-dev libtsan2 parallel chromium valgrind tmux
+            clang libclang-rt-dev libtsan2 parallel chromium valgrind tmux python3-jsonschema
 PKG_CFLAGS := $(shell pkg-config --cflags glib-2.0 json-glib-1.0 libseccomp 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs glib-2.0 json-glib-1.0 libseccomp 2>/dev/null)
 CORE_PKG_LIBS := $(shell pkg-config --libs glib-2.0 json-glib-1.0 2>/dev/null)
@@ -107,6 +107,17 @@ $(MH_TAB): $(MH_GEN)
 $(B)/core/minhands.o: $(MH_TAB)
 $(B)/core/minhands.o: CFLAGS += -I$(B)/gen
 # ---- end min-hands tables ------------------------------------------------------------------
+
+# ---- the replay page (cardbot replay --html) ------------------------------------------------
+# host-shim/console/replay_page.html, the page's template (CSS and script inline), becomes one C
+# string literal that replay_html.c includes: the page stays an ordinary HTML file to edit, and
+# the installed cardbot needs no data file. ('?' is escaped so no "??x" trigraph can form.)
+$(B)/gen/replay_page.h: host-shim/console/replay_page.html
+	@mkdir -p $(dir $@)
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@.tmp && mv $@.tmp $@
+$(B)/host-shim/console/replay_html.o: $(B)/gen/replay_page.h
+$(B)/host-shim/console/replay_html.o: CFLAGS += -I$(B)/gen
+# ---- end replay page ----------------------------------------------------------------------
 
 # libcardbot.so.1: exports the cb_ API of cards.h, rules.h, game.h and nothing else
 # (core/libcardbot.map), so host, shim and plugins share one copy of the rules.

@@ -70,7 +70,8 @@ static int sh(const char *cmd, char **out, char **err)
     return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
 }
 
-/* Every line of the file is one JSON object; returns how many. */
+/* Every line of a replay file is one JSON object: its header, then games; returns how many
+ * games. */
 static int json_lines(const char *path, const char *must_not_contain)
 {
     char *text = NULL;
@@ -84,12 +85,15 @@ static int json_lines(const char *path, const char *must_not_contain)
         JsonParser *p = json_parser_new();
         GError *e = NULL;
         if (!json_parser_load_from_data(p, *l, -1, &e)) {
-            print_error("line %d is not JSON: %s\n", n + 1, e->message);
+            print_error("line %d is not JSON: %s\n", (int)(l - lines) + 1, e->message);
             fail();
         }
         assert_true(JSON_NODE_HOLDS_OBJECT(json_parser_get_root(p)));
+        /* the first line is the header, every other one a game (counted) */
+        const char *type = json_object_get_string_member(json_node_get_object(json_parser_get_root(p)), "type");
+        assert_string_equal(type, l == lines ? "header" : "game");
         g_object_unref(p);
-        n++;
+        n += l != lines;
     }
     assert_true(text[0] == '\0' || text[strlen(text) - 1] == '\n'); /* no cut line */
     g_strfreev(lines);

@@ -494,7 +494,8 @@ static void replay_match(const char *config, const char *preset, const char *ext
     assert_true(g_file_get_contents(rep, &text, NULL, NULL));
     char **lines = g_strsplit(text, "\n", -1);
     int games = 0, actions = 0;
-    for (char **l = lines; *l && **l; l++) {
+    assert_true(g_str_has_prefix(lines[0], "{\"type\":\"header\",")); /* then the games */
+    for (char **l = lines + 1; *l && **l; l++) {
         JsonParser *p = json_parser_new();
         assert_true(json_parser_load_from_data(p, *l, -1, NULL));
         JsonObject *o = json_node_get_object(json_parser_get_root(p));

@@ -6,7 +6,9 @@
 #  1. plays a small heuristic-only DDZ duplicate match (bidding, redeals) in one run, and as
 #     4 shards under `parallel -j 2`; `cardbot merge` of the shards (given in any order) must
 #     print the same bytes as the single run, lines starting with "timing" aside, with and
-#     without --quiet, and `merge --replay` must write the single run's replay file;
+#     without --quiet, and `merge --replay` must write the single run's replay file (its
+#     header line included: the merge rebuilds it from the results headers and the config;
+#     SOURCE_DATE_EPOCH fixes the date both write);
 #  2. the same for PDK without --duplicate, 3 shards, one of them at --concurrency 2;
 #  3. refuses, with one line naming the file and exit 2: a missing shard, a shard of another
 #     run (another seed; an edited config), the same shard twice, an unfinished shard (no end
@@ -17,6 +19,9 @@ set -u
 
 B=${CB_BUILD:-build/plain}
 CB=$B/cardbot
+# replay headers carry the date they were written: one date, so files compare byte for byte
+SOURCE_DATE_EPOCH=1700000000
+export SOURCE_DATE_EPOCH
 if [ ! -x "$CB" ]; then
     echo "test_shard: run from the repository root with CB_BUILD=build/<variant> (no $CB)"
     echo "0 passed, 1 failed"

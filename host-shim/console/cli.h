@@ -32,6 +32,7 @@ int cb_cmd_tournament(int argc, char **argv); /* cmd_tournament.c: gauntlet, rou
 int cb_cmd_play(int argc, char **argv);  /* cmd_play.c: a person against the bots */
 int cb_cmd_serve(int argc, char **argv); /* cmd_serve.c: a strategy behind a line protocol */
 int cb_cmd_merge(int argc, char **argv); /* cmd_merge.c: a sharded match's results as one */
+int cb_cmd_replay(int argc, char **argv); /* cmd_replay.c: replay files as text or a page */
 
 /* One-line error on stderr: "cardbot CMD: message". */
 void cb_cli_error(const char *cmd, const char *fmt, ...) G_GNUC_PRINTF(2, 3);

@@ -261,6 +261,14 @@ int cb_cmd_merge(int argc, char **argv)
         status = check_all(&m, gm);
     if (!status && replay && !(rf = fopen(replay, "w")))
         status = fail("cannot write replay file '%s'", replay);
+    if (!status && rf) { /* the header the single run's replay opens with */
+        cb_match_info whole = m.s[0].info; /* shallow */
+        whole.shard = whole.nshards = 1;
+        if (cb_replay_header_write(rf, &whole, NULL) != 0) {
+            cb_cli_error("merge", "error writing replay file '%s': %s", replay, g_strerror(errno));
+            status = 1;
+        }
+    }
     if (!status)
         status = replay_games(&m, gm, quiet, rf, replay, sprt_spec ? &sprt : NULL);
     if (rf && fclose(rf) && status == 0) {

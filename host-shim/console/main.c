@@ -20,6 +20,7 @@ static const command commands[] = {
     {"match", cb_cmd_match, "play games between strategies through the shim (the console host)"},
     {"tournament", cb_cmd_tournament, "gauntlet or round robin between a config's strategies"},
     {"play", cb_cmd_play, "play a game yourself against the configured bots, in the terminal"},
+    {"replay", cb_cmd_replay, "show a replay file's games: as text, or as an HTML page (--html)"},
     {"merge", cb_cmd_merge, "merge the results files of a match run in shards (--shard K/N)"},
     {"classify", cb_cmd_classify, "classify one play: shape, main rank, length, kickers"},
     {"moves", cb_cmd_moves, "every legal play from a hand, leading or following"},

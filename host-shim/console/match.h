@@ -256,4 +256,19 @@ int cb_match_sink_errors(const cb_match_sink *k, const char **first_err);
 int cb_match_sink_status(const cb_match_sink *k);
 void cb_match_sink_free(cb_match_sink *k);
 
+/* ---- replay files (replay_header.c, replay_read.c): a header line, then one line per game ----
+ * The header ({"type":"header","format":"cardbot-replay","version":1,...}: the run's identity,
+ * the rules with every flag, every strategy's parameters, the date) and the game lines
+ * ({"type":"game",...}, cb_match_game_json) are documented by schema/cardbot-replay-1.schema.json. */
+#define CB_REPLAY_FORMAT "cardbot-replay"
+#define CB_REPLAY_VERSION 1
+/* The header line (json-glib), newly allocated. r: the rules the games were played under, or
+ * NULL when only m->rules (the preset) is known (cardbot merge): the flags and the strategies
+ * are then read from m->config when its bytes still hash to m->config_sha256, else written as
+ * null. A random seed is written as null: a plugin could read the file while the match runs
+ * (the summary prints the seed at the end). The date honours SOURCE_DATE_EPOCH. */
+char *cb_replay_header_json(const cb_match_info *m, const cb_rules *r);
+/* Write the header as the first line of f and flush. 0, or -1 (errno set). */
+int cb_replay_header_write(FILE *f, const cb_match_info *m, const cb_rules *r);
+
 #endif

@@ -80,6 +80,9 @@ static char *game_json(const cb_rules *r, const cb_match_game *gm, bool full)
 {
     JsonBuilder *b = json_builder_new();
     json_builder_begin_object(b);
+    /* the discriminator: a replay file opens with a "header" line (replay_header.c) */
+    json_builder_set_member_name(b, "type");
+    json_builder_add_string_value(b, "game");
     add_int(b, "game", gm->index);
     add_int(b, "deal", gm->deal);
     add_int(b, "rotation", gm->rotation);
@@ -369,6 +372,10 @@ int cb_match_game_from_json(const cb_rules *r, const char *line, cb_match_game *
     JsonObject *o = root && JSON_NODE_HOLDS_OBJECT(root) ? json_node_get_object(root) : NULL;
     if (!o)
         bad(&d, "%s", "not a JSON object");
+    /* "type" names the line; lines written before it existed have none and are games */
+    const char *type = o && json_object_has_member(o, "type") ? get_str(&d, o, "type") : "game";
+    if (type && strcmp(type, "game") != 0)
+        bad(&d, "type '%s': not a game line", type);
     gm->index = (int)get_int(&d, o, "game", 0, G_MAXINT);
     gm->deal = (int)get_int(&d, o, "deal", 0, G_MAXINT);
     gm->rotation = (int)get_int(&d, o, "rotation", 0, 2);

@@ -1,6 +1,7 @@
 /* cardbot match — setup: the config opened, seed, games, deals, shard and progress resolved,
  * the seating checked and the output files opened, all before the first game, so a mistake
  * is one line on stderr (exit 2) and costs no games. */
+#include <errno.h>
 #include <glib.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -243,6 +244,10 @@ int cb_match_setup(cb_match_cmd *m)
     if ((rc = open_output(&m->rf, a->replay, "replay")) || (rc = open_output(&m->resf, a->results, "results")) ||
         (rc = open_output(&m->df, a->save_deals, "deals")))
         return rc;
+    if (m->rf && cb_replay_header_write(m->rf, &m->info, m->rules) != 0) {
+        cb_cli_error("match", "error writing replay file '%s': %s", a->replay, g_strerror(errno));
+        return 1;
+    }
     return 0;
 }
 

@@ -1,0 +1,275 @@
+/* cardbot replay files — the header line that opens every replay (match --replay, merge
+ * --replay): which cardbot wrote it and when, the config with every strategy's parameters, the
+ * rules with every flag's value, and what identifies the run (seed, games, duplicate, landlord,
+ * table, deals, shard). A reader needs nothing else to know what the games below were.
+ * Format: schema/cardbot-replay-1.schema.json; README "Replays".
+ *
+ * Strategy parameters are read from the config file itself (GKeyFile, as the shim reads it):
+ * the shim answers keys it is asked for but cannot list a group's keys, and the header wants
+ * them all. The file must still be the one the run used (its SHA-256), else they are null. */
+#include <errno.h>
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cardbot/game.h"
+#include "match.h"
+
+/* How each rules flag is read from cb_rules and written (as the cardbot-1 protocol writes
+ * them: booleans, numbers, and short_triple / four_with as their cb_rules_set words). Keys
+ * come from cb_rules_keys, the core's list: one this table lacks is written as null, and
+ * tests/test_replay_schema.py refuses a null flag, so a flag added to the core without a
+ * line here fails a test instead of vanishing from replays. */
+typedef enum { F_BOOL, F_U8, F_INT, F_SHORT, F_FOUR } flag_kind;
+static const struct {
+    const char *key;
+    flag_kind kind;
+    size_t off;
+} flag_table[] = {
+    {"must_beat", F_BOOL, offsetof(cb_rules, must_beat)},
+    {"must_beat_bomb", F_BOOL, offsetof(cb_rules, must_beat_bomb)},
+    {"spade3_first", F_BOOL, offsetof(cb_rules, spade3_first)},
+    {"warn_single", F_BOOL, offsetof(cb_rules, warn_single)},
+    {"min_pair_chain", F_U8, offsetof(cb_rules, min_pair_chain)},
+    {"short_triple", F_SHORT, offsetof(cb_rules, short_triple)},
+    {"four_with", F_FOUR, offsetof(cb_rules, four_with)},
+    {"aaa_bomb", F_BOOL, offsetof(cb_rules, aaa_bomb)},
+    {"rocket_kickers", F_BOOL, offsetof(cb_rules, rocket_kickers)},
+    {"four_two_same", F_BOOL, offsetof(cb_rules, four_two_same)},
+    {"rob", F_BOOL, offsetof(cb_rules, rob)},
+    {"card_points", F_INT, offsetof(cb_rules, card_points)},
+    {"spring_double", F_BOOL, offsetof(cb_rules, spring_double)},
+    {"bomb_points", F_INT, offsetof(cb_rules, bomb_points)},
+    {"bao", F_BOOL, offsetof(cb_rules, bao)},
+    {"bao_points", F_INT, offsetof(cb_rules, bao_points)},
+    {"plane_single_wings", F_BOOL, offsetof(cb_rules, plane_single_wings)},
+    {"plane_pair_wings", F_BOOL, offsetof(cb_rules, plane_pair_wings)},
+    {"short_follow", F_BOOL, offsetof(cb_rules, short_follow)},
+    {"max_pair_chain", F_U8, offsetof(cb_rules, max_pair_chain)},
+};
+#define NFLAGS (sizeof flag_table / sizeof flag_table[0])
+
+static void add_flag(JsonBuilder *b, const cb_rules *r, const char *key)
+{
+    json_builder_set_member_name(b, key);
+    size_t i = 0;
+    while (i < NFLAGS && strcmp(flag_table[i].key, key) != 0)
+        i++;
+    if (i == NFLAGS) {
+        json_builder_add_null_value(b);
+        return;
+    }
+    const char *p = (const char *)r + flag_table[i].off;
+    bool bv;
+    int iv;
+    uint8_t u;
+    switch (flag_table[i].kind) {
+    case F_BOOL:
+        memcpy(&bv, p, sizeof bv);
+        json_builder_add_boolean_value(b, bv);
+        break;
+    case F_INT:
+        memcpy(&iv, p, sizeof iv);
+        json_builder_add_int_value(b, iv);
+        break;
+    case F_U8:
+        memcpy(&u, p, sizeof u);
+        json_builder_add_int_value(b, u);
+        break;
+    case F_SHORT:
+        memcpy(&u, p, sizeof u);
+        json_builder_add_string_value(b, u == CB_SHORT_ALWAYS ? "always" : u == CB_SHORT_NEVER ? "never" : "last");
+        break;
+    case F_FOUR:
+        memcpy(&u, p, sizeof u);
+        json_builder_add_string_value(b, u == (CB_FOUR_WITH_2 | CB_FOUR_WITH_3) ? "both"
+                                         : u == CB_FOUR_WITH_2                ? "2"
+                                         : u == CB_FOUR_WITH_3                ? "3"
+                                                                              : "none");
+        break;
+    }
+}
+
+static void add_str(JsonBuilder *b, const char *key, const char *v)
+{
+    json_builder_set_member_name(b, key);
+    if (v) {
+        char *valid = g_utf8_make_valid(v, -1); /* a path is bytes; JSON wants UTF-8 */
+        json_builder_add_string_value(b, valid);
+        g_free(valid);
+    } else {
+        json_builder_add_null_value(b);
+    }
+}
+
+static void add_int(JsonBuilder *b, const char *key, gint64 v)
+{
+    json_builder_set_member_name(b, key);
+    json_builder_add_int_value(b, v);
+}
+
+static void add_bool(JsonBuilder *b, const char *key, bool v)
+{
+    json_builder_set_member_name(b, key);
+    json_builder_add_boolean_value(b, v);
+}
+
+/* The config as the run read it: NULL when it is gone or its bytes changed since. */
+static GKeyFile *same_config(const cb_match_info *m)
+{
+    char *text = NULL;
+    gsize len = 0;
+    if (!m->config || !m->config_sha256 || !g_file_get_contents(m->config, &text, &len, NULL))
+        return NULL;
+    char *sum = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
+    GKeyFile *kf = g_key_file_new();
+    if (strcmp(sum, m->config_sha256) != 0 || !g_key_file_load_from_data(kf, text, len, G_KEY_FILE_NONE, NULL)) {
+        g_key_file_free(kf);
+        kf = NULL;
+    }
+    g_free(sum);
+    g_free(text);
+    return kf;
+}
+
+/* The rules a config sets up, as the shim builds them: [game] rules, then each [rules] key. */
+static bool config_rules(GKeyFile *kf, const char *preset, cb_rules *r)
+{
+    char *name = g_key_file_get_string(kf, "game", "rules", NULL);
+    bool ok = name && !strcmp(name, preset) && cb_rules_preset(name, r) == 0;
+    g_free(name);
+    gsize n = 0;
+    char **keys = ok ? g_key_file_get_keys(kf, "rules", &n, NULL) : NULL;
+    for (gsize i = 0; ok && keys && i < n; i++) {
+        char *v = g_key_file_get_string(kf, "rules", keys[i], NULL);
+        char err[200];
+        ok = v && cb_rules_set(r, keys[i], v, err, sizeof err) == 0;
+        g_free(v);
+    }
+    g_strfreev(keys);
+    return ok;
+}
+
+/* "strategies": {"NAME": {"plugin": "heuristic", "level": "6", ...}, ...} in the file's order;
+ * values are the config's text (escapes applied), as the plugin's create() receives them. */
+static void add_strategies(JsonBuilder *b, GKeyFile *kf)
+{
+    json_builder_set_member_name(b, "strategies");
+    if (!kf) {
+        json_builder_add_null_value(b);
+        return;
+    }
+    json_builder_begin_object(b);
+    char **groups = g_key_file_get_groups(kf, NULL);
+    for (char **g = groups; *g; g++) {
+        if (strncmp(*g, "strategy.", 9) != 0)
+            continue;
+        json_builder_set_member_name(b, *g + 9);
+        json_builder_begin_object(b);
+        char **keys = g_key_file_get_keys(kf, *g, NULL, NULL);
+        for (char **k = keys; k && *k; k++) {
+            char *v = g_key_file_get_string(kf, *g, *k, NULL);
+            add_str(b, *k, v ? v : "");
+            g_free(v);
+        }
+        g_strfreev(keys);
+        json_builder_end_object(b);
+    }
+    g_strfreev(groups);
+    json_builder_end_object(b);
+}
+
+/* ISO 8601 UTC; SOURCE_DATE_EPOCH (the reproducible-builds convention) fixes it, so a test or
+ * a build can write byte-identical replays. */
+static void add_date(JsonBuilder *b)
+{
+    time_t t = time(NULL);
+    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    if (sde && *sde) {
+        char *end;
+        long long v = strtoll(sde, &end, 10);
+        if (!*end && v >= 0)
+            t = (time_t)v;
+    }
+    struct tm tm;
+    char buf[32] = "1970-01-01T00:00:00Z";
+    if (gmtime_r(&t, &tm))
+        strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    add_str(b, "date", buf);
+}
+
+char *cb_replay_header_json(const cb_match_info *m, const cb_rules *r)
+{
+    GKeyFile *kf = same_config(m);
+    cb_rules from_config;
+    if (!r && kf && m->rules && config_rules(kf, m->rules, &from_config))
+        r = &from_config;
+    JsonBuilder *b = json_builder_new();
+    json_builder_begin_object(b);
+    add_str(b, "type", "header");
+    add_str(b, "format", CB_REPLAY_FORMAT);
+    add_int(b, "version", CB_REPLAY_VERSION);
+    add_str(b, "cardbot", cb_version());
+    add_date(b);
+    add_str(b, "config", m->config);
+    add_str(b, "config_sha256", m->config_sha256);
+    json_builder_set_member_name(b, "rules");
+    json_builder_begin_object(b);
+    add_str(b, "preset", r ? r->preset : m->rules);
+    const char *game = NULL;
+    cb_rules base;
+    if (r || (m->rules && cb_rules_preset(m->rules, &base) == 0))
+        game = (r ? r : &base)->game == CB_GAME_DDZ ? "ddz" : "pdk";
+    add_str(b, "game", game);
+    json_builder_set_member_name(b, "flags");
+    if (r) {
+        json_builder_begin_object(b);
+        for (int i = 0; cb_rules_keys[i]; i++)
+            add_flag(b, r, cb_rules_keys[i]);
+        json_builder_end_object(b);
+    } else {
+        json_builder_add_null_value(b);
+    }
+    json_builder_end_object(b);
+    add_strategies(b, kf);
+    /* a seed may be any uint64 (a random key is below 2^63, a --seed below 2^63 too): a string,
+     * since a JSON reader in doubles would round it above 2^53 */
+    json_builder_set_member_name(b, "seed");
+    if (m->random_seed) {
+        json_builder_add_null_value(b);
+    } else {
+        char seed[24];
+        snprintf(seed, sizeof seed, "%llu", (unsigned long long)m->seed);
+        json_builder_add_string_value(b, seed);
+    }
+    add_bool(b, "random_seed", m->random_seed);
+    add_int(b, "games", m->games);
+    add_bool(b, "duplicate", m->duplicate);
+    add_int(b, "landlord", m->landlord);
+    add_str(b, "table", m->table);
+    add_str(b, "deals", m->deals);
+    add_str(b, "deals_sha256", m->deals_sha256);
+    add_int(b, "shard", m->shard);
+    add_int(b, "shards", m->nshards);
+    json_builder_end_object(b);
+    if (kf)
+        g_key_file_free(kf);
+    JsonGenerator *gen = json_generator_new();
+    JsonNode *root = json_builder_get_root(b);
+    json_generator_set_root(gen, root);
+    char *text = json_generator_to_data(gen, NULL);
+    json_node_unref(root);
+    g_object_unref(gen);
+    g_object_unref(b);
+    return text;
+}
+
+int cb_replay_header_write(FILE *f, const cb_match_info *m, const cb_rules *r)
+{
+    char *line = cb_replay_header_json(m, r);
+    int rc = fprintf(f, "%s\n", line) < 0 || fflush(f) != 0 ? -1 : 0;
+    g_free(line);
+    return rc;
+}

@@ -54,7 +54,7 @@ static int parse_options(int *argc, char ***argv, cb_match_args *a)
         {"concurrency", 'j', 0, G_OPTION_ARG_INT, &a->concurrency, "games played at once (threads)", "K"},
         {"duplicate", 'd', 0, G_OPTION_ARG_NONE, &a->duplicate, "replay each deal with hands rotated over the seats",
          NULL},
-        {"replay", 'r', 0, G_OPTION_ARG_FILENAME, &a->replay, "write every deal, bid and decision as JSON lines",
+        {"replay", 'r', 0, G_OPTION_ARG_FILENAME, &a->replay, "write a header and every deal, bid and decision as JSON lines (cardbot replay shows them)",
          "FILE"},
         {"table", 't', 0, G_OPTION_ARG_STRING, &a->table_id, "seat strategies from [table.ID]", "ID"},
         {"landlord", 'l', 0, G_OPTION_ARG_INT, &a->landlord, "DDZ: no bidding, SEAT is landlord at bid 1 (evaluations)",

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "match.h"
+#include "match_json.h"
 
 static void add_cards(JsonBuilder *b, const char *key, cb_cards c)
 {
@@ -160,15 +161,7 @@ static char *game_json(const cb_rules *r, const cb_match_game *gm, bool full)
         if (gm->error)
             add_int(b, "error_code", gm->error);
     }
-    json_builder_end_object(b);
-    JsonGenerator *gen = json_generator_new();
-    JsonNode *root = json_builder_get_root(b);
-    json_generator_set_root(gen, root);
-    char *text = json_generator_to_data(gen, NULL);
-    json_node_unref(root);
-    g_object_unref(gen);
-    g_object_unref(b);
-    return text;
+    return cb_match_json_finish(b);
 }
 
 char *cb_match_game_json(const cb_rules *r, const cb_match_game *gm)

@@ -21,33 +21,19 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static const char *build_dir(void)
-{
-    const char *b = g_getenv("CB_BUILD");
-    return b && *b ? b : "build/plain";
-}
-
-static char *tmp_dir;
-
-static char *tmp_path(const char *name)
-{
-    if (!tmp_dir)
-        tmp_dir = g_dir_make_tmp("cbconsole-XXXXXX", NULL);
-    return g_build_filename(tmp_dir, name, NULL);
-}
+#include "support/clifix.h"
 
 /* A config seating `plugin` (from this build's tests/plugins) at seat 0 and heuristic
  * level 6 at seats 1 and 2, for `rules`. */
 static char *config_with(const char *plugin, const char *rules)
 {
-    char *dir = g_strdup_printf("%s/tests/plugins", build_dir());
+    char *dir = g_strdup_printf("%s/tests/plugins", cbt_build_dir());
     char *abs = g_canonicalize_filename(dir, NULL);
     char *body = g_strdup_printf("[shim]\nplugin_dir = %s\nfallback = h\n[game]\nrules = %s\n[strategy.t]\nplugin = %s\n"
                                  "[strategy.h]\nplugin = heuristic\n[seats]\n0 = t\n1 = h\n2 = h\n",
                                  abs, rules, plugin);
     char *name = g_strdup_printf("%s-%s.ini", plugin, rules);
-    char *path = tmp_path(name);
+    char *path = cbt_tmp_path("cbconsole", name);
     assert_true(g_file_set_contents(path, body, -1, NULL));
     g_free(name);
     g_free(body);
@@ -105,7 +91,7 @@ static void test_plugin_exit(void **s)
 {
     (void)s;
     char *cfg = config_with("exiter", "pdk16");
-    char *cmd = g_strdup_printf("%s/cardbot match --config %s --games 4 --seed 2", build_dir(), cfg);
+    char *cmd = g_strdup_printf("%s/cardbot match --config %s --games 4 --seed 2", cbt_build_dir(), cfg);
     char *out = NULL, *err = NULL;
     int rc = sh(cmd, &out, &err);
     print_message("exit(0) in a plugin: status %d, stderr: %s", rc, err);
@@ -120,8 +106,8 @@ static void test_plugin_exit(void **s)
 static void check_chatty(const char *rules, bool close_stdout)
 {
     char *cfg = config_with("chatty", rules);
-    char *rep = tmp_path("chatty.jsonl");
-    char *cmd = g_strdup_printf("%s/cardbot match --config %s --games 6 --seed 4 --replay %s%s", build_dir(), cfg, rep,
+    char *rep = cbt_tmp_path("cbconsole", "chatty.jsonl");
+    char *cmd = g_strdup_printf("%s/cardbot match --config %s --games 6 --seed 4 --replay %s%s", cbt_build_dir(), cfg, rep,
                                 close_stdout ? " >&-" : "");
     char *out = NULL, *err = NULL;
     int rc = sh(cmd, &out, &err);
@@ -163,7 +149,7 @@ static void test_unknown_table(void **s)
 {
     (void)s;
     char *cfg = config_with("lowest", "pdk16");
-    char *cmd = g_strdup_printf("%s/cardbot match --config %s --games 3 --table nosuch", build_dir(), cfg);
+    char *cmd = g_strdup_printf("%s/cardbot match --config %s --games 3 --table nosuch", cbt_build_dir(), cfg);
     char *out = NULL, *err = NULL;
     int rc = sh(cmd, &out, &err);
     print_message("--table nosuch: status %d, %s", rc, err);
@@ -179,7 +165,7 @@ static void test_replay_write_error(void **s)
 {
     (void)s;
     char *cfg = config_with("lowest", "pdk16");
-    char *cmd = g_strdup_printf("%s/cardbot match --config %s --games 30 --seed 1 --quiet --replay /dev/full", build_dir(),
+    char *cmd = g_strdup_printf("%s/cardbot match --config %s --games 30 --seed 1 --quiet --replay /dev/full", cbt_build_dir(),
                                 cfg);
     char *out = NULL, *err = NULL;
     int rc = sh(cmd, &out, &err);
@@ -196,10 +182,10 @@ static void test_replay_write_error(void **s)
 static void interrupt(int sig)
 {
     char *cfg = config_with("lowest", "ddz");
-    char *rep = tmp_path("intr.jsonl");
-    char *outp = tmp_path("intr.out");
+    char *rep = cbt_tmp_path("cbconsole", "intr.jsonl");
+    char *outp = cbt_tmp_path("cbconsole", "intr.out");
     g_unlink(rep);
-    char *bin = g_strdup_printf("%s/cardbot", build_dir());
+    char *bin = g_strdup_printf("%s/cardbot", cbt_build_dir());
     char *argv[] = {bin, "match", "--config", cfg, "--games", "200000", "--seed", "5", "--quiet", "-j", "2",
                     "--replay", rep, NULL};
     GPid pid;
@@ -254,20 +240,7 @@ static void test_interrupt(void **s)
 static int cleanup(void **s)
 {
     (void)s;
-    if (tmp_dir) {
-        GDir *d = g_dir_open(tmp_dir, 0, NULL);
-        const char *name;
-        while (d && (name = g_dir_read_name(d))) {
-            char *p = g_build_filename(tmp_dir, name, NULL);
-            g_unlink(p);
-            g_free(p);
-        }
-        if (d)
-            g_dir_close(d);
-        g_rmdir(tmp_dir);
-        g_free(tmp_dir);
-        tmp_dir = NULL;
-    }
+    cbt_tmp_remove();
     return 0;
 }
 

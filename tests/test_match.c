@@ -19,73 +19,7 @@
 
 #include "cardbot/rules.h"
 #include "support/oracle_settle.h"
-
-static const char *build_dir(void)
-{
-    const char *b = g_getenv("CB_BUILD");
-    return b ? b : "build/plain";
-}
-
-/* Run cardbot with args; returns exit status, stdout/stderr newly allocated. */
-static int run_cardbot(char **out, char **err, const char *first, ...)
-{
-    GPtrArray *av = g_ptr_array_new_with_free_func(g_free);
-    g_ptr_array_add(av, g_strdup_printf("%s/cardbot", build_dir()));
-    va_list ap;
-    va_start(ap, first);
-    for (const char *a = first; a; a = va_arg(ap, const char *))
-        g_ptr_array_add(av, g_strdup(a));
-    va_end(ap);
-    g_ptr_array_add(av, NULL);
-    int status = -1;
-    GError *e = NULL;
-    char *o = NULL, *er = NULL;
-    gboolean ok = g_spawn_sync(NULL, (char **)av->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &o, &er, &status, &e);
-    if (!ok) {
-        print_error("spawn failed: %s\n", e->message);
-        g_error_free(e);
-        g_ptr_array_free(av, TRUE);
-        return -1;
-    }
-    g_ptr_array_free(av, TRUE);
-    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    if (out)
-        *out = o;
-    else
-        g_free(o);
-    if (err)
-        *err = er;
-    else
-        g_free(er);
-    return code;
-}
-
-static char *tmp_dir; /* one temp dir for the whole run, made and removed by main's thread */
-
-static char *tmp_path(const char *name)
-{
-    if (!tmp_dir)
-        tmp_dir = g_dir_make_tmp("cbmatch-XXXXXX", NULL);
-    return g_build_filename(tmp_dir, name, NULL);
-}
-
-static void remove_tmp_dir(void)
-{
-    if (!tmp_dir)
-        return;
-    GDir *d = g_dir_open(tmp_dir, 0, NULL);
-    const char *name;
-    while (d && (name = g_dir_read_name(d))) {
-        char *p = g_build_filename(tmp_dir, name, NULL);
-        g_unlink(p);
-        g_free(p);
-    }
-    if (d)
-        g_dir_close(d);
-    g_rmdir(tmp_dir);
-    g_free(tmp_dir);
-    tmp_dir = NULL;
-}
+#include "support/clifix.h"
 
 /* Strip lines starting with "timing" (the only ones allowed to differ between runs). */
 static char *without_timing(const char *s)
@@ -315,7 +249,7 @@ static char *generous_copy(const char *config)
     }
     g_strfreev(groups);
     char *base = g_path_get_basename(config);
-    char *path = tmp_path(base);
+    char *path = cbt_tmp_path("cbmatch", base);
     assert_true(g_key_file_save_to_file(kf, path, NULL));
     g_key_file_free(kf);
     g_free(base);
@@ -327,14 +261,14 @@ static void match_config(const char *bundled, const char *preset, const char *ta
     cb_rules r;
     assert_int_equal(cb_rules_preset(preset, &r), 0);
     char *config = generous_copy(bundled);
-    char *rep1 = tmp_path("r1.jsonl"), *rep2 = tmp_path("r2.jsonl");
+    char *rep1 = cbt_tmp_path("cbmatch", "r1.jsonl"), *rep2 = cbt_tmp_path("cbmatch", "r2.jsonl");
     char gbuf[16];
     snprintf(gbuf, sizeof gbuf, "%d", games);
     char *o1 = NULL, *o2 = NULL, *e1 = NULL, *e2 = NULL;
     const char *targ = table ? "--table" : "--quiet", *tval = table ? table : "--quiet";
-    int c1 = run_cardbot(&o1, &e1, "match", "--config", config, "--games", gbuf, "--seed", "7", "--duplicate",
+    int c1 = cbt_cardbot(&o1, &e1, "match", "--config", config, "--games", gbuf, "--seed", "7", "--duplicate",
                          "--concurrency", "1", "--replay", rep1, "--quiet", targ, tval, NULL);
-    int c2 = run_cardbot(&o2, &e2, "match", "--config", config, "--games", gbuf, "--seed", "7", "--duplicate",
+    int c2 = cbt_cardbot(&o2, &e2, "match", "--config", config, "--games", gbuf, "--seed", "7", "--duplicate",
                          "--concurrency", "2", "--replay", rep2, "--quiet", targ, tval, NULL);
     if (c1 || c2)
         print_error("%s: exit %d/%d\n%s%s", config, c1, c2, e1, e2);
@@ -393,7 +327,7 @@ static void test_ismcts_configs(void **s)
 static void test_process_config(void **s)
 {
     (void)s;
-    if (strstr(build_dir(), "asan")) {
+    if (strstr(cbt_build_dir(), "asan")) {
         printf("  skipped under ASan (fork in a threaded ASan host)\n");
         return;
     }
@@ -410,7 +344,7 @@ static void test_levels(void **s)
 /* Configs written to the temp dir: plugin_dir points at this build's plugins. */
 static char *write_config(const char *name, const char *body)
 {
-    char *path = tmp_path(name);
+    char *path = cbt_tmp_path("cbmatch", name);
     assert_true(g_file_set_contents(path, body, -1, NULL));
     return path;
 }
@@ -418,7 +352,7 @@ static char *write_config(const char *name, const char *body)
 static void expect_usage_error(const char *config, const char *needle1, const char *needle2)
 {
     char *err = NULL;
-    int code = run_cardbot(NULL, &err, "match", "--config", config, "--games", "3", "--quiet", NULL);
+    int code = cbt_cardbot(NULL, &err, "match", "--config", config, "--games", "3", "--quiet", NULL);
     if (code != 2 || !strstr(err, needle1) || (needle2 && !strstr(err, needle2)))
         print_error("config %s: exit %d, stderr: %s (wanted '%s' '%s')\n", config, code, err, needle1,
                     needle2 ? needle2 : "");
@@ -461,7 +395,7 @@ static void test_config_errors(void **s)
     expect_usage_error(p, "[shim]", "budget_ms");
     g_free(p);
     /* Plugins built wrong, from tests/plugins/: no entry point, another ABI major. */
-    char *dir = g_strdup_printf("%s/tests/plugins", build_dir());
+    char *dir = g_strdup_printf("%s/tests/plugins", cbt_build_dir());
     char *abs = g_canonicalize_filename(dir, NULL);
     const char *bad[][2] = {{"bad_noentry", "cb_plugin_entry"}, {"bad_abi", "ABI"}};
     for (int i = 0; i < 2; i++) {
@@ -482,7 +416,7 @@ static void test_config_errors(void **s)
 static void test_illegal_plugin(void **s)
 {
     (void)s;
-    char *dir = g_strdup_printf("%s/tests/plugins", build_dir());
+    char *dir = g_strdup_printf("%s/tests/plugins", cbt_build_dir());
     char *abs = g_canonicalize_filename(dir, NULL);
     for (int fb = 0; fb < 2; fb++) {
         char *body = g_strdup_printf("[shim]\nplugin_dir = %s\n%s[game]\nrules = %s\n"
@@ -490,8 +424,8 @@ static void test_illegal_plugin(void **s)
                                      "[seats]\n0 = bad\n1 = good\n2 = good\n",
                                      abs, fb ? "fallback = good\n" : "", fb ? "ddz" : "pdk16");
         char *cfg = write_config(fb ? "illegal_ddz.ini" : "illegal_pdk.ini", body);
-        char *rep = tmp_path("ill.jsonl"), *out = NULL, *err = NULL;
-        int code = run_cardbot(&out, &err, "match", "--config", cfg, "--games", "12", "--seed", "3", "--replay", rep,
+        char *rep = cbt_tmp_path("cbmatch", "ill.jsonl"), *out = NULL, *err = NULL;
+        int code = cbt_cardbot(&out, &err, "match", "--config", cfg, "--games", "12", "--seed", "3", "--replay", rep,
                                "--quiet", NULL);
         if (code)
             print_error("exit %d: %s\n", code, err);
@@ -530,13 +464,13 @@ static void belief_everywhere(const char *rules, const char *landlord, const cha
                                  "[strategy.i]\nplugin = ismcts\niterations = 150\nbelief_worlds = 60\n"
                                  "[seats]\n0 = i\n1 = i\n2 = i\n", rules);
     char *cfg = write_config("belief.ini", body);
-    char *rep = tmp_path("belief.jsonl");
+    char *rep = cbt_tmp_path("cbmatch", "belief.jsonl");
     char *out = NULL, *err = NULL;
     char ngames[16];
     snprintf(ngames, sizeof ngames, "%d", games);
-    int rc = landlord ? run_cardbot(&out, &err, "match", "--config", cfg, "--games", ngames, "--seed", seed, "--quiet",
+    int rc = landlord ? cbt_cardbot(&out, &err, "match", "--config", cfg, "--games", ngames, "--seed", seed, "--quiet",
                                     "--landlord", landlord, "--replay", rep, NULL)
-                      : run_cardbot(&out, &err, "match", "--config", cfg, "--games", ngames, "--seed", seed, "--quiet",
+                      : cbt_cardbot(&out, &err, "match", "--config", cfg, "--games", ngames, "--seed", seed, "--quiet",
                                     "--duplicate", "--replay", rep, NULL);
     if (rc != 0)
         print_error("%s%s", out, err);
@@ -617,7 +551,7 @@ static void test_seed_attack(void **s)
 {
     (void)s;
     /* the attack is real: against the old dealing it finds the deal from any early seed */
-    char *so = g_strdup_printf("%s/tests/plugins/seedattack.so", build_dir());
+    char *so = g_strdup_printf("%s/tests/plugins/seedattack.so", cbt_build_dir());
     void *dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
     assert_non_null(dl);
     predict_fn predict = (predict_fn)dlsym(dl, "seedattack_predict");
@@ -658,7 +592,7 @@ static void test_seed_attack(void **s)
 
     /* ... and against cardbot match it never does */
     const char *games[][3] = {{"pdk16", "15", "--duplicate"}, {"ddz", "15", "--duplicate"}, {"ddz", "6", NULL}};
-    char *dir = g_strdup_printf("%s/tests/plugins", build_dir());
+    char *dir = g_strdup_printf("%s/tests/plugins", cbt_build_dir());
     char *abs = g_canonicalize_filename(dir, NULL);
     for (size_t c = 0; c < G_N_ELEMENTS(games); c++) {
         /* the test plugins' directory first; heuristic from the default place */
@@ -666,11 +600,11 @@ static void test_seed_attack(void **s)
                                      "[strategy.h]\nplugin = heuristic\n[seats]\n0 = a\n1 = h\n2 = h\n",
                                      abs, games[c][0]);
         char *cfg = write_config("attack.ini", body);
-        char *rep = tmp_path("attack.jsonl");
+        char *rep = cbt_tmp_path("cbmatch", "attack.jsonl");
         char *out = NULL, *err = NULL;
-        int rc = games[c][2] ? run_cardbot(&out, &err, "match", "--config", cfg, "--games", games[c][1], "--seed", "7",
+        int rc = games[c][2] ? cbt_cardbot(&out, &err, "match", "--config", cfg, "--games", games[c][1], "--seed", "7",
                                            "--quiet", games[c][2], "--replay", rep, NULL)
-                             : run_cardbot(&out, &err, "match", "--config", cfg, "--games", games[c][1], "--seed", "7",
+                             : cbt_cardbot(&out, &err, "match", "--config", cfg, "--games", games[c][1], "--seed", "7",
                                            "--quiet", "--replay", rep, NULL);
         if (rc != 0)
             print_error("%s%s", out, err);
@@ -707,15 +641,15 @@ static void test_seed_options(void **s)
     char *body = g_strdup("[game]\nrules = pdk16\n[strategy.h]\nplugin = heuristic\n[seats]\n0 = h\n1 = h\n2 = h\n");
     char *cfg = write_config("seeds.ini", body);
     char *out = NULL, *err = NULL;
-    assert_int_equal(run_cardbot(&out, &err, "match", "--config", cfg, "--games", "3", "--seed", "-5", NULL), 2);
+    assert_int_equal(cbt_cardbot(&out, &err, "match", "--config", cfg, "--games", "3", "--seed", "-5", NULL), 2);
     assert_non_null(strstr(err, "--seed -5"));
     g_free(out);
     g_free(err);
-    assert_int_equal(run_cardbot(&out, &err, "match", "--config", cfg, "--games", "-1", NULL), 2);
+    assert_int_equal(cbt_cardbot(&out, &err, "match", "--config", cfg, "--games", "-1", NULL), 2);
     assert_non_null(strstr(err, "--games -1"));
     g_free(out);
     g_free(err);
-    assert_int_equal(run_cardbot(&out, &err, "match", "--config", cfg, "--games", "6", NULL), 0);
+    assert_int_equal(cbt_cardbot(&out, &err, "match", "--config", cfg, "--games", "6", NULL), 0);
     const char *line = strstr(out, "Seed ");
     assert_non_null(line);
     long long key = -1;
@@ -726,7 +660,7 @@ static void test_seed_options(void **s)
     g_free(err);
     char keytxt[32];
     snprintf(keytxt, sizeof keytxt, "%lld", key);
-    assert_int_equal(run_cardbot(&out, &err, "match", "--config", cfg, "--games", "6", "--seed", keytxt, NULL), 0);
+    assert_int_equal(cbt_cardbot(&out, &err, "match", "--config", cfg, "--games", "6", "--seed", keytxt, NULL), 0);
     char *again = without_timing(out);
     /* the same games: every result line after the header agrees */
     const char *a = strchr(first, '\n'), *b = strchr(again, '\n');
@@ -756,6 +690,6 @@ int main(void)
         cmocka_unit_test(test_seed_attack),    cmocka_unit_test(test_seed_options),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    remove_tmp_dir();
+    cbt_tmp_remove();
     return failed;
 }

@@ -23,63 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-
-static const char *build_dir(void)
-{
-    const char *b = g_getenv("CB_BUILD");
-    return b && *b ? b : "build/plain";
-}
-
-static char *tmp_dir;
-
-static char *tmp_path(const char *name)
-{
-    if (!tmp_dir)
-        tmp_dir = g_dir_make_tmp("cbmatchcli-XXXXXX", NULL);
-    return g_build_filename(tmp_dir, name, NULL);
-}
-
-static void remove_tmp_dir(void)
-{
-    if (!tmp_dir)
-        return;
-    GDir *d = g_dir_open(tmp_dir, 0, NULL);
-    const char *name;
-    while (d && (name = g_dir_read_name(d))) {
-        char *p = g_build_filename(tmp_dir, name, NULL);
-        g_unlink(p);
-        g_free(p);
-    }
-    if (d)
-        g_dir_close(d);
-    g_rmdir(tmp_dir);
-    g_free(tmp_dir);
-    tmp_dir = NULL;
-}
-
-/* Run cardbot with the arguments (NULL-terminated); stdout and stderr are pipes. */
-static int cardbot(char **out, char **err, const char *first, ...)
-{
-    GPtrArray *av = g_ptr_array_new_with_free_func(g_free);
-    g_ptr_array_add(av, g_strdup_printf("%s/cardbot", build_dir()));
-    va_list ap;
-    va_start(ap, first);
-    for (const char *a = first; a; a = va_arg(ap, const char *))
-        g_ptr_array_add(av, g_strdup(a));
-    va_end(ap);
-    g_ptr_array_add(av, NULL);
-    int ws = 0;
-    GError *e = NULL;
-    char *o = NULL, *r = NULL;
-    if (!g_spawn_sync(NULL, (char **)av->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &o, &r, &ws, &e)) {
-        print_error("spawn: %s\n", e->message);
-        fail();
-    }
-    g_ptr_array_free(av, TRUE);
-    *out = o;
-    *err = r;
-    return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-}
+#include "support/clifix.h"
 
 /* Heuristic level 6 at seat 0 against level 3: a few milliseconds a game. */
 static char *config(const char *rules)
@@ -89,7 +33,7 @@ static char *config(const char *rules)
                                  "2 = weak\n",
                                  rules);
     char *name = g_strdup_printf("%s.ini", rules);
-    char *path = tmp_path(name);
+    char *path = cbt_tmp_path("cbmatchcli", name);
     assert_true(g_file_set_contents(path, body, -1, NULL));
     g_free(name);
     g_free(body);
@@ -132,11 +76,11 @@ static void test_progress(void **s)
     (void)s;
     char *cfg = config("ddz");
     char *out1, *err1, *out2, *err2, *out3, *err3;
-    assert_int_equal(cardbot(&out1, &err1, "match", "--config", cfg, "--games", "12", "--seed", "4", "--progress",
+    assert_int_equal(cbt_cardbot(&out1, &err1, "match", "--config", cfg, "--games", "12", "--seed", "4", "--progress",
                              "2", NULL), 0);
-    assert_int_equal(cardbot(&out2, &err2, "match", "--config", cfg, "--games", "12", "--seed", "4", "--progress",
+    assert_int_equal(cbt_cardbot(&out2, &err2, "match", "--config", cfg, "--games", "12", "--seed", "4", "--progress",
                              "0", NULL), 0);
-    assert_int_equal(cardbot(&out3, &err3, "match", "--config", cfg, "--games", "30", "--seed", "4", NULL), 0);
+    assert_int_equal(cbt_cardbot(&out3, &err3, "match", "--config", cfg, "--games", "30", "--seed", "4", NULL), 0);
     print_message("--progress 2, stderr:\n%s", err1);
     /* every 2 games: 6 lines; each with all its fields */
     assert_int_equal(count_prefix(err1, "progress "), 6);
@@ -171,7 +115,7 @@ static void test_progress(void **s)
     const char *bad[] = {"x", "-1", "5m", "3s2"};
     for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
         char *o, *e;
-        assert_int_equal(cardbot(&o, &e, "match", "--config", cfg, "--games", "3", "--progress", bad[i], NULL), 2);
+        assert_int_equal(cbt_cardbot(&o, &e, "match", "--config", cfg, "--games", "3", "--progress", bad[i], NULL), 2);
         assert_non_null(strstr(e, "--progress"));
         assert_int_equal(count_prefix(e, "cardbot match: "), 1);
         g_free(o);
@@ -201,13 +145,13 @@ static char *slurp(const char *path)
 static void round_trip(const char *rules, bool duplicate)
 {
     char *cfg = config(rules);
-    char *deals = tmp_path("deals.jsonl"), *ra = tmp_path("a.jsonl"), *rb = tmp_path("b.jsonl");
+    char *deals = cbt_tmp_path("cbmatchcli", "deals.jsonl"), *ra = cbt_tmp_path("cbmatchcli", "a.jsonl"), *rb = cbt_tmp_path("cbmatchcli", "b.jsonl");
     const char *dup = duplicate ? "--duplicate" : "--quiet";
     char *outa, *erra, *outb, *errb;
-    assert_int_equal(cardbot(&outa, &erra, "match", "--config", cfg, "--games", "45", "--seed", "11", dup,
+    assert_int_equal(cbt_cardbot(&outa, &erra, "match", "--config", cfg, "--games", "45", "--seed", "11", dup,
                              "--progress", "0", "--save-deals", deals, "--replay", ra, NULL), 0);
     /* --games from the file: every deal (times 3 with --duplicate) */
-    int rc = cardbot(&outb, &errb, "match", "--config", cfg, "--seed", "11", dup, "--progress", "0", "--deals", deals,
+    int rc = cbt_cardbot(&outb, &errb, "match", "--config", cfg, "--seed", "11", dup, "--progress", "0", "--deals", deals,
                      "--replay", rb, "--concurrency", "2", NULL);
     if (rc)
         print_error("%s", errb);
@@ -263,9 +207,9 @@ static void test_deals_first_bidder(void **s)
 {
     (void)s;
     char *cfg = config("ddz");
-    char *deals = tmp_path("fb.jsonl"), *rep = tmp_path("fb-replay.jsonl");
+    char *deals = cbt_tmp_path("cbmatchcli", "fb.jsonl"), *rep = cbt_tmp_path("cbmatchcli", "fb-replay.jsonl");
     char *out, *err;
-    assert_int_equal(cardbot(&out, &err, "match", "--config", cfg, "--games", "6", "--seed", "3", "--progress", "0",
+    assert_int_equal(cbt_cardbot(&out, &err, "match", "--config", cfg, "--games", "6", "--seed", "3", "--progress", "0",
                              "--save-deals", deals, NULL), 0);
     g_free(out);
     g_free(err);
@@ -283,7 +227,7 @@ static void test_deals_first_bidder(void **s)
         g_string_append_printf(moved, "%s\n", lines[i]);
     }
     assert_true(g_file_set_contents(deals, moved->str, -1, NULL));
-    assert_int_equal(cardbot(&out, &err, "match", "--config", cfg, "--games", "6", "--duplicate", "--seed", "3",
+    assert_int_equal(cbt_cardbot(&out, &err, "match", "--config", cfg, "--games", "6", "--duplicate", "--seed", "3",
                              "--progress", "0", "--deals", deals, "--replay", rep, NULL), 0);
     char *rtext = slurp(rep);
     char **games = g_strsplit(rtext, "\n", -1);
@@ -326,9 +270,9 @@ static void test_deals_errors(void **s)
 {
     (void)s;
     char *ddz = config("ddz"), *pdk = config("pdk16");
-    char *good = tmp_path("good.jsonl");
+    char *good = cbt_tmp_path("cbmatchcli", "good.jsonl");
     char *out, *err;
-    assert_int_equal(cardbot(&out, &err, "match", "--config", ddz, "--games", "2", "--seed", "3", "--progress", "0",
+    assert_int_equal(cbt_cardbot(&out, &err, "match", "--config", ddz, "--games", "2", "--seed", "3", "--progress", "0",
                              "--save-deals", good, NULL), 0);
     g_free(out);
     g_free(err);
@@ -377,12 +321,12 @@ static void test_deals_errors(void **s)
               "\"JsJhJcJdQsQhQcQdKsKhKcKdAhAcAd2s\"],\"first_bidder\":0}", "first_bidder: pdk16 has no bidding order"},
     };
 #undef MADE
-    char *bad = tmp_path("bad.jsonl");
+    char *bad = cbt_tmp_path("cbmatchcli", "bad.jsonl");
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         /* a good line first, a blank one, then the bad one: line 3 */
         char *body = g_strdup_printf("%s\n\n%s\n", cases[i].cfg == ddz ? text : pdk_good, cases[i].line);
         assert_true(g_file_set_contents(bad, body, -1, NULL));
-        int rc = cardbot(&out, &err, "match", "--config", cases[i].cfg, "--seed", "1", "--progress", "0", "--deals",
+        int rc = cbt_cardbot(&out, &err, "match", "--config", cases[i].cfg, "--seed", "1", "--progress", "0", "--deals",
                          bad, NULL);
         char *where = g_strdup_printf("cardbot match: --deals: %s:3: ", bad);
         if (rc != 2 || !g_str_has_prefix(err, where) || !strstr(err, cases[i].want) ||
@@ -398,12 +342,12 @@ static void test_deals_errors(void **s)
     }
     /* the good lines play; too few deals for the games asked is refused before any game */
     assert_true(g_file_set_contents(bad, pdk_good, -1, NULL));
-    assert_int_equal(cardbot(&out, &err, "match", "--config", pdk, "--seed", "1", "--progress", "0", "--deals", bad,
+    assert_int_equal(cbt_cardbot(&out, &err, "match", "--config", pdk, "--seed", "1", "--progress", "0", "--deals", bad,
                              NULL), 0);
     assert_non_null(strstr(out, "1 games, seed 1, deals from "));
     g_free(out);
     g_free(err);
-    assert_int_equal(cardbot(&out, &err, "match", "--config", ddz, "--seed", "1", "--games", "9", "--progress", "0",
+    assert_int_equal(cbt_cardbot(&out, &err, "match", "--config", ddz, "--seed", "1", "--games", "9", "--progress", "0",
                              "--duplicate", "--deals", good, NULL), 2);
     assert_non_null(strstr(err, "has 2 deals; 9 games need 3 (one per 3 games with --duplicate)"));
     assert_int_equal(strlen(out), 0);
@@ -425,12 +369,12 @@ static void test_results_whole(void **s)
 {
     (void)s;
     char *cfg = config("pdk16");
-    char *res = tmp_path("whole.res");
+    char *res = cbt_tmp_path("cbmatchcli", "whole.res");
     char *out, *err, *mout, *merr;
-    assert_int_equal(cardbot(&out, &err, "match", "--config", cfg, "--games", "7", "--progress", "0", "--results",
+    assert_int_equal(cbt_cardbot(&out, &err, "match", "--config", cfg, "--games", "7", "--progress", "0", "--results",
                              res, NULL), 0);
     assert_non_null(strstr(out, "seed chosen at random"));
-    assert_int_equal(cardbot(&mout, &merr, "merge", res, NULL), 0);
+    assert_int_equal(cbt_cardbot(&mout, &merr, "merge", res, NULL), 0);
     char *a = stable(out, 0), *b = stable(mout, 0);
     assert_same("the run and the merge of its results", a, b);
     assert_non_null(strstr(b, "(chosen at random: replay this match with --seed "));
@@ -454,6 +398,6 @@ int main(void)
         cmocka_unit_test(test_results_whole),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    remove_tmp_dir();
+    cbt_tmp_remove();
     return failed;
 }

@@ -112,7 +112,7 @@ static void seat_names(const cb_match_cmd *m, const char *names[3])
 {
     char *group = m->a.table_id ? g_strdup_printf("table.%s", m->a.table_id) : NULL;
     for (int s = 0; s < 3; s++) {
-        char key[4];
+        char key[12];
         snprintf(key, sizeof key, "%d", s);
         names[s] = group ? cb_shim_get(m->shim, group, key) : NULL;
         if (!names[s])

@@ -100,7 +100,7 @@ static void bench_playouts(const char *preset, uint64_t seed)
     cb_heur_agent a;
     memset(&a, 0, sizeof a);
     cb_hcfg_rollout(&a.cfg);
-    a.cfg.exact_top = IS_EXACT_DEFAULT; /* as ismcts runs it (rollout_exact) */
+    a.cfg.exact_top = CB_HCFG_EXACT_L6; /* as ismcts runs it (rollout_exact) */
     cb_hws_init(&a.ws);
     rnd_user ru;
     cb_rng_seed(&ru.rng, seed);
@@ -110,7 +110,7 @@ static void bench_playouts(const char *preset, uint64_t seed)
         printf("out of memory\n");
         exit(1);
     }
-    ro.exact_top = IS_EXACT_DEFAULT; /* ismcts's default: every play scored exactly (bounded) */
+    ro.exact_top = CB_HCFG_EXACT_L6; /* ismcts's default: every play scored exactly (bounded) */
     cb_rng rng;
     /* fast-top4: the lean policy's own default (exact min-hands for the 4 best pre-scores), the
      * play-outs ismcts ran before rollout_exact defaulted to 48 */

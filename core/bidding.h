@@ -10,8 +10,8 @@
  *  landlord at a stake of 2^robs. bids[s] keeps a seat's strongest action (1 called, 2 robbed).
  *  PDK 包庄: from the first leader each seat once, 1 = declare, 0 = no; the first declaration
  *  ends it (the later seats keep -1). */
-#ifndef CARDBOT_BIDDING_H
-#define CARDBOT_BIDDING_H
+#ifndef CARDBOT_CORE_BIDDING_H
+#define CARDBOT_CORE_BIDDING_H
 
 #include "cardbot/rules.h"
 

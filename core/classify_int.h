@@ -1,6 +1,6 @@
 /* cardbot — private helpers shared by classify.c, beats.c and the move generator. */
-#ifndef CARDBOT_CLASSIFY_INT_H
-#define CARDBOT_CLASSIFY_INT_H
+#ifndef CARDBOT_CORE_CLASSIFY_INT_H
+#define CARDBOT_CORE_CLASSIFY_INT_H
 
 #include "cardbot/rules.h"
 

@@ -1,6 +1,8 @@
 /* cardbot — the play phase with all hands known (game.h: cb_deal). The one trick flow: the
  * engine (engine.c), the view check and the plugins' play-outs all step through it. */
 #include "cardbot/game.h"
+#include "moves_int.h"
+#include "msg.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -67,7 +69,7 @@ void cb_deal_init(cb_deal *g, const cb_rules *r, const cb_cards hands[3], int fi
         first_seat = 0;
         if (r->game == CB_GAME_PDK && r->spade3_first) {
             for (int s = 0; s < 3; s++)
-                if (hands[s] & cb_card_bit(cb_card_id(CB_RANK_3, CB_SUIT_S)))
+                if (hands[s] & cb_card_bit(CB_CARD_S3))
                     first_seat = s;
         } else if (r->game == CB_GAME_DDZ && landlord >= 0 && landlord < 3) {
             first_seat = landlord;
@@ -83,11 +85,9 @@ void cb_deal_init(cb_deal *g, const cb_rules *r, const cb_cards hands[3], int fi
 
 void cb_deal_ctx(const cb_deal *g, cb_ctx *ctx)
 {
-    ctx->hand = cb_counts_of(g->hands[g->turn]);
-    ctx->table = g->table_seat >= 0 ? &g->table : NULL;
-    ctx->next_has_one = cb_cards_size(g->hands[next_seat(g->turn)]) == 1;
-    ctx->first_play = g->first_play && g->rules->game == CB_GAME_PDK && g->rules->spade3_first &&
-                      (g->hands[g->turn] & cb_card_bit(cb_card_id(CB_RANK_3, CB_SUIT_S)));
+    cb_cards nh = g->hands[next_seat(g->turn)];
+    cb_ctx_fill(ctx, g->rules, g->hands[g->turn], g->table_seat >= 0 ? &g->table : NULL, nh && !(nh & (nh - 1)),
+                g->first_play);
 }
 
 static void record(cb_deal *g, int seat, cb_cards cards)
@@ -100,7 +100,43 @@ static void record(cb_deal *g, int seat, cb_cards cards)
     }
 }
 
-static bool is_bomb(const cb_move *m) { return m->shape == CB_BOMB || m->shape == CB_ROCKET; }
+/* The public bookkeeping of a pass by the seat to act, holding ncards (the caller checked
+ * it): the one place a trick ends (cb_deal_step and cb_deal_of_view both come here). */
+__attribute__((always_inline)) static inline void note_pass(cb_deal *g, int ncards)
+{
+    int seat = g->turn;
+    record(g, seat, 0);
+    cb_voids_on_pass(&g->voids, g->rules, seat, &g->table, ncards);
+    g->steps++;
+    if (++g->npass >= 2) {
+        /* trick over: the table play stands */
+        if (cb_move_is_bomb(&g->table))
+            g->bomb_tricks[g->table_seat]++;
+        g->turn = g->table_seat;
+        g->table_seat = -1;
+        g->npass = 0;
+    } else {
+        g->turn = next_seat(seat);
+    }
+}
+
+/* The public bookkeeping of a play of `cards` read as *play by the seat to act; the turn
+ * stays with it (the caller moves it on, or ends the deal). */
+static void note_play(cb_deal *g, cb_cards cards, const cb_move *play)
+{
+    int seat = g->turn;
+    g->played |= cards;
+    g->plays[seat]++;
+    if (cb_move_is_bomb(play))
+        g->bombs[seat]++;
+    record(g, seat, cards);
+    g->steps++;
+    g->first_play = false;
+    g->table = *play;
+    g->table_cards = cards;
+    g->table_seat = seat;
+    g->npass = 0;
+}
 
 /* A pass by the seat to act (the caller made sure a trick is open). */
 static int step_pass(cb_deal *g, char *why, size_t whylen)
@@ -117,19 +153,7 @@ static int step_pass(cb_deal *g, char *why, size_t whylen)
         if (!cb_play_legal(g->rules, &ctx, 0, &cls, why, whylen))
             return -1;
     }
-    record(g, seat, 0);
-    cb_voids_on_pass(&g->voids, g->rules, seat, &g->table, cb_cards_size(g->hands[seat]));
-    g->steps++;
-    if (++g->npass >= 2) {
-        /* trick over: the table play stands */
-        if (is_bomb(&g->table))
-            g->bomb_tricks[g->table_seat]++;
-        g->turn = g->table_seat;
-        g->table_seat = -1;
-        g->npass = 0;
-    } else {
-        g->turn = next_seat(seat);
-    }
+    note_pass(g, cb_cards_size(g->hands[seat]));
     return 0;
 }
 
@@ -143,9 +167,7 @@ static int step_play(cb_deal *g, cb_cards cards, const cb_move *m, char *why, si
     if (g->check || !m) {
         cb_ctx ctx;
         cb_deal_ctx(g, &ctx);
-        if (g->check && g->first_play && g->rules->game == CB_GAME_PDK && g->rules->spade3_first &&
-            (g->hands[seat] & cb_card_bit(cb_card_id(CB_RANK_3, CB_SUIT_S))) &&
-            !(cards & cb_card_bit(cb_card_id(CB_RANK_3, CB_SUIT_S)))) {
+        if (g->check && ctx.first_play && !(cards & cb_card_bit(CB_CARD_S3))) {
             set_why(why, whylen, "the first play must hold the spade 3");
             return -1;
         }
@@ -157,19 +179,9 @@ static int step_play(cb_deal *g, cb_cards cards, const cb_move *m, char *why, si
         }
     }
     g->hands[seat] &= ~cards;
-    g->played |= cards;
-    g->plays[seat]++;
-    if (is_bomb(&play))
-        g->bombs[seat]++;
-    record(g, seat, cards);
-    g->steps++;
-    g->first_play = false;
-    g->table = play;
-    g->table_cards = cards;
-    g->table_seat = seat;
-    g->npass = 0;
+    note_play(g, cards, &play);
     if (g->hands[seat] == 0) {
-        if (is_bomb(&play))
+        if (cb_move_is_bomb(&play))
             g->bomb_tricks[seat]++; /* nobody can answer: it won its trick */
         g->winner = seat;
         return 1;
@@ -289,4 +301,59 @@ void cb_deal_view(const cb_deal *g, const int bids[3], uint64_t seed, cb_view *v
     v->budget_ms = 1000;
     v->seed = seed;
     v->first_bidder = -1;
+}
+
+/* The reading a recorded play was accepted under, as cb_play_legal chooses it (the canonical
+ * reading when leading, else the best one that beats the table). Only whether the play
+ * emptied the hand matters (PDK short plays), so a play that did not is checked against the
+ * play plus one big joker: a nibble no reading of the play looks at. */
+static bool accepted_reading(const cb_rules *r, cb_counts play, const cb_move *table, bool whole, cb_move *m)
+{
+    cb_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.hand = whole ? play : play + ((cb_counts)1 << (4 * CB_RANK_D));
+    ctx.table = table;
+    return cb_play_legal(r, &ctx, play, m, NULL, 0);
+}
+
+int cb_deal_of_view(const cb_view *v, cb_deal *g, char *err, size_t errlen)
+{
+    memset(g, 0, sizeof *g);
+    if (!v || !v->rules || v->phase != CB_PHASE_PLAY || v->seat < 0 || v->seat > 2 || v->first_seat < 0 ||
+        v->first_seat > 2 || v->nhistory < 0 || (v->nhistory > 0 && !v->history))
+        return core_msg_ret(-1, err, errlen, "not a play view (rules, phase, seat, first_seat, history)");
+    const cb_rules *r = v->rules;
+    int landlord = (v->landlord >= 0 && v->landlord < 3) ? v->landlord : -1;
+    int high = cb_view_high_bid(v);
+    cb_cards none[3] = {0, 0, 0};
+    cb_deal_init(g, r, none, v->first_seat, landlord, high > 1 ? high : 1, v->bottom);
+    /* a seat's cards at entry i: its cards now plus what it plays from i on */
+    int later[3] = {0, 0, 0};
+    for (int i = 0; i < v->nhistory; i++)
+        if (v->history[i].seat >= 0 && v->history[i].seat < 3)
+            later[v->history[i].seat] += cb_cards_size(v->history[i].cards);
+    for (int i = 0; i < v->nhistory; i++) {
+        const cb_play_rec *h = &v->history[i];
+        int s = g->turn;
+        if (h->seat != s)
+            return core_msg_ret(-1, err, errlen, "history[%d]: seat %d, but seat %d is to act", i, (int)h->seat, s);
+        if (!h->cards) {
+            if (g->table_seat < 0)
+                return core_msg_ret(-1, err, errlen, "history[%d]: seat %d passes while leading", i, s);
+            note_pass(g, v->cards_left[s] + later[s]);
+            continue;
+        }
+        later[s] -= cb_cards_size(h->cards);
+        cb_move m;
+        if (!accepted_reading(r, cb_counts_of(h->cards), g->table_seat >= 0 ? &g->table : NULL,
+                              later[s] == 0 && v->cards_left[s] == 0, &m))
+            return core_msg_ret(-1, err, errlen, "history[%d]: seat %d's play is not legal there", i, s);
+        note_play(g, h->cards, &m);
+        g->turn = next_seat(s);
+    }
+    if (g->turn != v->seat)
+        return core_msg_ret(-1, err, errlen, "seat %d decides, but seat %d is to act after the history", v->seat,
+                            g->turn);
+    g->hands[v->seat] = v->hand;
+    return 0;
 }

@@ -17,7 +17,6 @@
 /* Every action removes a card or is one of at most two passes after a play: 3 x 54 < 256. */
 #define MAX_HIST 256
 #define MAX_BIDS 16
-#define SPADE3 cb_card_bit(cb_card_id(CB_RANK_3, CB_SUIT_S))
 
 struct cb_engine {
     cb_rules rules;
@@ -120,9 +119,9 @@ static void deal_round(cb_engine *e)
         return;
     }
     e->first_seat = seat_of_hand(e, first_hand);
-    if (r->spade3_first && (r->deck & SPADE3))
+    if (r->spade3_first && (r->deck & cb_card_bit(CB_CARD_S3)))
         for (int s = 0; s < 3; s++)
-            if (e->dealt[s] & SPADE3)
+            if (e->dealt[s] & cb_card_bit(CB_CARD_S3))
                 e->first_seat = s;
     if (r->bao) {
         e->first_bidder = e->first_seat;

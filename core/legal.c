@@ -98,3 +98,9 @@ bool cb_play_legal(const cb_rules *r, const cb_ctx *ctx, cb_counts play, cb_move
         return refuse(why, whylen, "warn_single: must play your highest single");
     return accept(m, best, why, whylen);
 }
+
+void cb_ctx_make(cb_ctx *ctx, const cb_rules *r, cb_cards hand, const cb_move *table, int next_left,
+                 bool nothing_played)
+{
+    cb_ctx_fill(ctx, r, hand, table, next_left == 1, nothing_played);
+}

@@ -1,7 +1,7 @@
 /* cardbot — shared constants of the min-hands remainder tables (core/minhands.c and its
  * build-time generator core/minhands_gen.c; see the generator for what a profile is). */
-#ifndef CARDBOT_MINHANDS_PROF_H
-#define CARDBOT_MINHANDS_PROF_H
+#ifndef CARDBOT_CORE_MINHANDS_PROF_H
+#define CARDBOT_CORE_MINHANDS_PROF_H
 
 /* A profile (a1, a2, a3, a4) counts the ranks holding 1..4 cards: at most 13 non-joker ranks
  * plus a lone joker folded into a1, so a1 + a2 + a3 + a4 <= 14. */

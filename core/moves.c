@@ -139,7 +139,7 @@ static inline bool put(gen *g, cb_counts k, int shape, int main, int len, int nc
                     !(g->w1 && shape == CB_PLANE_1); /* full and short share that shape */
         if (same ? main <= t->main : !cb_beats(g->r, &m, t, k == g->hand))
             return false;
-        if (shape == CB_BOMB || shape == CB_ROCKET)
+        if (cb_move_is_bomb(&m))
             g->beat_bomb = true;
         else
             g->beat_plain = true;

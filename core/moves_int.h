@@ -1,7 +1,7 @@
 /* cardbot — private helpers shared by the move generator (moves.c) and the play check
  * (legal.c). */
-#ifndef CARDBOT_MOVES_INT_H
-#define CARDBOT_MOVES_INT_H
+#ifndef CARDBOT_CORE_MOVES_INT_H
+#define CARDBOT_CORE_MOVES_INT_H
 
 #include "cardbot/rules.h"
 #include "classify_int.h"
@@ -44,6 +44,18 @@ static inline bool cb_counts_within(cb_counts a, cb_counts b)
 static inline bool cb_need_spade3(const cb_rules *r, const cb_ctx *ctx, bool following)
 {
     return r->spade3_first && ctx->first_play && !following && cb_count(ctx->hand, CB_RANK_3) > 0;
+}
+
+/* cb_ctx_make's body (rules.h), inline for cb_deal_ctx, which play-outs call every step and
+ * which knows "the next seat holds one card" without a popcount. */
+static inline void cb_ctx_fill(cb_ctx *ctx, const cb_rules *r, cb_cards hand, const cb_move *table, bool next_one,
+                               bool nothing_played)
+{
+    ctx->hand = cb_counts_of(hand);
+    ctx->table = table;
+    ctx->next_has_one = next_one;
+    ctx->first_play = nothing_played && r->game == CB_GAME_PDK && r->spade3_first &&
+                      (hand & cb_card_bit(CB_CARD_S3));
 }
 
 #endif

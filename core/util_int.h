@@ -6,8 +6,8 @@
  * benchmarks all compile with -Icore and include it from here. A plugin built outside this
  * tree does not see it and needs nothing from it.
  */
-#ifndef CARDBOT_UTIL_INT_H
-#define CARDBOT_UTIL_INT_H
+#ifndef CARDBOT_CORE_UTIL_INT_H
+#define CARDBOT_CORE_UTIL_INT_H
 
 #include <stdint.h>
 #include <time.h>

@@ -32,3 +32,18 @@ int cb_view_upgrade(const cb_view *in, cb_view *out)
     *out = v;
     return 0;
 }
+
+int cb_view_high_bid(const cb_view *v)
+{
+    int high = 0;
+    for (int s = 0; s < 3; s++)
+        if (v->bids[s] > high)
+            high = v->bids[s];
+    return high;
+}
+
+void cb_view_ctx(const cb_view *v, const cb_move *table, cb_ctx *ctx)
+{
+    int next = v->seat == 2 ? 0 : v->seat + 1;
+    cb_ctx_make(ctx, v->rules, v->hand, table, v->cards_left[next], v->nhistory == 0);
+}

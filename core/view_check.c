@@ -19,13 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SPADE3 cb_card_bit(cb_card_id(CB_RANK_3, CB_SUIT_S))
 #define REFUSED (-2) /* shim.h's CB_ERR_VIEW: the shim returns this code as it is */
 
 /* a message naming the field, and the refusal */
 #define bad(err, errlen, ...) core_msg_ret(REFUSED, (err), (errlen), __VA_ARGS__)
-
-static bool is_bomb(const cb_move *m) { return m->shape == CB_BOMB || m->shape == CB_ROCKET; }
 
 /* The bidding the view records, replayed: where it stands (*out), and who bids next. */
 static int check_bids(const cb_rules *r, const cb_view *v, bidding *out, char *err, size_t errlen)
@@ -181,7 +178,7 @@ static int check_history(const cb_rules *r, const cb_view *v, const cb_cards pla
     for (int i = st->n; i < v->nhistory; i++)
         if (v->history[i].seat == v->seat)
             mine_played |= v->history[i].cards;
-    bool pdk_s3 = r->game == CB_GAME_PDK && r->spade3_first && (r->deck & SPADE3);
+    bool pdk_s3 = r->game == CB_GAME_PDK && r->spade3_first && (r->deck & cb_card_bit(CB_CARD_S3));
     int seat = (v->first_seat + st->n) % 3;
     char why[112];
     for (int i = st->n; i < v->nhistory; i++) {
@@ -195,8 +192,7 @@ static int check_history(const cb_rules *r, const cb_view *v, const cb_cards pla
             if (st->table_seat < 0)
                 return bad(err, errlen, "history[%d]: seat %d passes while leading", i, seat);
             if (seat == v->seat) {
-                ctx.hand = cb_counts_of(v->hand | mine_played);
-                ctx.next_has_one = left[(seat + 1) % 3] == 1;
+                cb_ctx_make(&ctx, r, v->hand | mine_played, ctx.table, left[(seat + 1) % 3], false);
                 cb_move m;
                 if (!cb_play_legal(r, &ctx, 0, &m, why, sizeof why))
                     return bad(err, errlen, "history[%d]: my pass: %s", i, why);
@@ -209,12 +205,10 @@ static int check_history(const cb_rules *r, const cb_view *v, const cb_cards pla
         } else {
             cb_counts k = cb_counts_of(h->cards);
             cb_move m;
-            if (i == 0 && pdk_s3 && !(h->cards & SPADE3))
+            if (i == 0 && pdk_s3 && !(h->cards & cb_card_bit(CB_CARD_S3)))
                 return bad(err, errlen, "history[0]: the first play must hold the spade 3");
             if (seat == v->seat) {
-                ctx.hand = cb_counts_of(v->hand | mine_played);
-                ctx.next_has_one = left[(seat + 1) % 3] == 1;
-                ctx.first_play = i == 0 && pdk_s3;
+                cb_ctx_make(&ctx, r, v->hand | mine_played, ctx.table, left[(seat + 1) % 3], i == 0);
                 mine_played &= ~h->cards;
             } else {
                 /* an unknown hand that still holds cards after this play: give the check one
@@ -225,7 +219,7 @@ static int check_history(const cb_rules *r, const cb_view *v, const cb_cards pla
             if (!cb_play_legal(r, &ctx, k, &m, why, sizeof why))
                 return bad(err, errlen, "history[%d]: seat %d plays %s: %s", i, seat,
                            (cb_cards_format(h->cards, false, why + 64, 48), why + 64), why);
-            if (is_bomb(&m))
+            if (cb_move_is_bomb(&m))
                 st->bombs[seat]++;
             st->table = m;
             st->table_cards = h->cards;
@@ -400,8 +394,8 @@ static int view_check(const cb_rules *rules, const cb_view *in, cb_view_checker 
     rc = check_cards(r, &v, played, err, errlen);
     if (rc)
         return rc;
-    if (!ddz && r->spade3_first && (r->deck & SPADE3) && v.nhistory == 0) {
-        bool mine = (v.hand & SPADE3) != 0;
+    if (!ddz && r->spade3_first && (r->deck & cb_card_bit(CB_CARD_S3)) && v.nhistory == 0) {
+        bool mine = (v.hand & cb_card_bit(CB_CARD_S3)) != 0;
         if (mine != (v.seat == v.first_seat))
             return bad(err, errlen, "first_seat: %d, but the spade 3 is %s", v.first_seat,
                        mine ? "in my hand" : "not in the first leader's hand");

@@ -5,7 +5,8 @@
  * actions are refused with a reason and change nothing; the bidding flows (叫分 with redeals
  * and the redeal cap, 叫/抢地主 with a rob-back, 包庄's first declaration) end where the rules
  * say; given hands are checked; the same key deals the same game; cb_engine_clone plays on
- * independently; and every game of a `cardbot match` replay file replays through the engine to
+ * independently; core's public replay of each play view (cb_deal_of_view) and its situation
+ * (cb_view_ctx, cb_view_high_bid) agree with the engine's own state; and every game of a `cardbot match` replay file replays through the engine to
  * the same points, which the oracle settles the same way. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -50,6 +51,56 @@ static cb_engine *new_game(const cb_rules *r, uint64_t key, uint64_t deal, int l
     return e;
 }
 
+/* The public position core replays from a play view (cb_deal_of_view) is the engine's own
+ * deal in every public fact, and the view's situation (cb_view_ctx) is the deal's
+ * (cb_deal_ctx): the plugins build their root deals and contexts from these. */
+static void check_public_replay(const cb_engine *e, const cb_view *v)
+{
+    const cb_deal *d = cb_engine_deal(e);
+    assert_non_null(d);
+    cb_deal g;
+    char err[160];
+    if (cb_deal_of_view(v, &g, err, sizeof err) != 0) {
+        print_error("cb_deal_of_view: %s\n", err);
+        fail();
+    }
+    assert_true(g.hands[v->seat] == d->hands[v->seat]);
+    for (int s = 0; s < 3; s++) {
+        if (s != v->seat)
+            assert_true(g.hands[s] == 0);
+        assert_int_equal(g.plays[s], d->plays[s]);
+        assert_int_equal(g.bombs[s], d->bombs[s]);
+        assert_int_equal(g.bomb_tricks[s], d->bomb_tricks[s]);
+    }
+    assert_true(g.played == d->played);
+    assert_true(g.bottom == d->bottom);
+    assert_int_equal(g.turn, d->turn);
+    assert_int_equal(g.first_seat, d->first_seat);
+    assert_int_equal(g.landlord, d->landlord);
+    if (!d->rules->rob && d->rules->game == CB_GAME_DDZ)
+        assert_int_equal(g.bid, d->bid);
+    assert_int_equal(g.table_seat, d->table_seat);
+    assert_int_equal(g.npass, d->npass);
+    if (d->table_seat >= 0) {
+        assert_true(g.table_cards == d->table_cards);
+        assert_memory_equal(&g.table, &d->table, sizeof g.table);
+    }
+    assert_int_equal(g.first_play, d->first_play);
+    assert_int_equal(g.winner, -1);
+    assert_int_equal(g.steps, d->steps);
+    assert_memory_equal(&g.voids, &d->voids, sizeof g.voids);
+    cb_ctx a, b;
+    cb_deal_ctx(d, &a);
+    cb_view_ctx(v, d->table_seat >= 0 ? &d->table : NULL, &b);
+    assert_true(a.hand == b.hand && a.table == b.table && a.next_has_one == b.next_has_one);
+    assert_int_equal(a.first_play, b.first_play);
+    /* the spade-3 rule binds exactly the PDK deal's first lead, by its holder */
+    bool want = d->rules->game == CB_GAME_PDK && d->rules->spade3_first && d->steps == 0;
+    assert_int_equal(a.first_play, want && (v->hand & cb_card_bit(CB_CARD_S3)) != 0);
+    if (d->table_seat >= 0)
+        assert_int_equal(cb_move_is_bomb(&d->table), d->table.shape == CB_BOMB || d->table.shape == CB_ROCKET);
+}
+
 /* The view of the seat to act must pass the check, with the rules given and without. */
 static void check_view(const cb_engine *e)
 {
@@ -64,6 +115,14 @@ static void check_view(const cb_engine *e)
     assert_int_equal(v.struct_size, sizeof v);
     assert_int_equal(v.seat, cb_engine_turn(e));
     assert_true(v.hand == cb_engine_hand(e, v.seat));
+    int32_t bids[3];
+    cb_engine_bids(e, bids, NULL, NULL, 0);
+    int high = 0;
+    for (int s = 0; s < 3; s++)
+        high = bids[s] > high ? bids[s] : high;
+    assert_int_equal(cb_view_high_bid(&v), high);
+    if (v.phase == CB_PHASE_PLAY)
+        check_public_replay(e, &v);
 }
 
 /* Settle the finished game again with the independent oracle (support/oracle_settle.c), from
@@ -211,7 +270,7 @@ static void test_refusals(void **s)
     assert_non_null(strstr(err, "包庄"));
     int leader = cb_engine_turn(e);
     assert_int_equal(leader, cb_engine_first_seat(e));
-    assert_true(cb_engine_hand(e, leader) & cb_card_bit(cb_card_id(CB_RANK_3, CB_SUIT_S)));
+    assert_true(cb_engine_hand(e, leader) & cb_card_bit(CB_CARD_S3));
     for (int i = 0; i < 3; i++)
         assert_int_equal(cb_engine_bid(e, 0, err, sizeof err), 0);
     assert_int_equal(cb_engine_phase(e), CB_PHASE_PLAY);
@@ -223,7 +282,7 @@ static void test_refusals(void **s)
     assert_non_null(strstr(err, "not in"));
     assert_int_equal(cb_engine_play(e, 0, err, sizeof err), -1);
     assert_non_null(strstr(err, "pass"));
-    cb_cards s3 = cb_card_bit(cb_card_id(CB_RANK_3, CB_SUIT_S));
+    cb_cards s3 = cb_card_bit(CB_CARD_S3);
     cb_cards top = (cb_cards)1 << (63 - __builtin_clzll(hand));
     assert_int_equal(cb_engine_play(e, top, err, sizeof err), -1);
     assert_non_null(strstr(err, "spade 3"));

@@ -318,21 +318,17 @@ static void play_deal(const api *a, const cb_rules *r, const cb_cards hands[3], 
         if (dec.flags & CB_DEC_SUBOPTIMAL)
             t->suboptimal[lv[s]]++;
         assert_true((dec.cards & ~v.hand) == 0);
-        /* the shim's check, independently */
-        cb_ctx ctx = {.hand = cb_counts_of(v.hand), .table = NULL,
-                      .next_has_one = v.cards_left[(s + 1) % 3] == 1,
-                      .first_play = r->game == CB_GAME_PDK && r->spade3_first && v.nhistory == 0 &&
-                                    (v.hand & cb_card_bit(cb_card_id(CB_RANK_3, CB_SUIT_S)))};
+        /* the shim's check, from core's reading of the view */
         cb_move table, m;
-        if (v.table) {
+        if (v.table)
             assert_true(cb_classify(r, cb_counts_of(v.table), &table, NULL, 0));
-            ctx.table = &table;
-        }
+        cb_ctx ctx;
+        cb_view_ctx(&v, v.table ? &table : NULL, &ctx);
         char why[128] = "";
         if (!cb_play_legal(r, &ctx, cb_counts_of(dec.cards), &m, why, sizeof why))
             fail_msg("illegal answer at seat %d: %s", s, why);
         if (ctx.first_play)
-            assert_true(dec.cards & cb_card_bit(cb_card_id(CB_RANK_3, CB_SUIT_S)));
+            assert_true(dec.cards & cb_card_bit(CB_CARD_S3));
         if (!dec.cards)
             m.shape = CB_PASS;
         assert_true(cb_deal_step(&d, &m, why, sizeof why) >= 0);

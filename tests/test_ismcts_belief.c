@@ -50,7 +50,7 @@ static void test_pool_size(void **state)
     cb_param dflt[2] = {{"iterations", "50"}, {"belief_explained", "0"}};
     cb_param given[3] = {{"iterations", "50"}, {"belief_explained", "0"}, {"belief_worlds", "123"}};
     const char *presets[] = {"pdk16", "ddz"};
-    const int want[] = {3000, 300}; /* the defaults documented in plugin/ismcts/ismcts.c */
+    const int want[] = {3000, 300}; /* the defaults of plugin/ismcts/params.c (README's table) */
     for (int gi = 0; gi < 2; gi++) {
         assert_int_equal(cb_rules_preset(presets[gi], &P->r), 0);
         bool ddz = P->r.game == CB_GAME_DDZ;

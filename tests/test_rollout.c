@@ -12,7 +12,10 @@
  *    differently between the other two seats (same counts, same public record);
  *  - judgement: along play-outs of the shared heuristic's rollout configuration, the policy
  *    chooses what the heuristic chooses on nearly every decision with a real choice (it keeps
- *    the heuristic's score; what differs is the cost);
+ *    the heuristic's score; what differs is the cost): at least 99.7% per rule variant, where
+ *    99.87% is the lowest measured (CB_SEED 0..4);
+ *  - the shared binomial tails (score_int.h, closed forms) equal the textbook sum of the pmf,
+ *    float for float, on every share a deal can produce;
  *  - the ismcts key: rollout = fast / heuristic / random accepted, anything else refused with
  *    the key named; searches with each give legal answers.
  */
@@ -33,6 +36,7 @@
 #include "cardbot/game.h"
 #include "../plugin/common/policy.h"
 #include "../plugin/common/rollout.h"
+#include "../plugin/common/score_int.h" /* binom_tails: the holding model both policies share */
 
 static int setup(void **state)
 {
@@ -87,11 +91,7 @@ static void start(const variant *v, const cb_rules *r, cbt_rng *g, cb_deal *d)
 
 static void ctx_of(const cb_deal *d, cb_ctx *ctx)
 {
-    ctx->hand = cb_counts_of(d->hands[d->turn]);
-    ctx->table = d->table_seat >= 0 ? &d->table : NULL;
-    ctx->next_has_one = cb_cards_size(d->hands[(d->turn + 1) % 3]) == 1;
-    ctx->first_play = d->first_play && d->rules->game == CB_GAME_PDK && d->rules->spade3_first &&
-                      (d->hands[d->turn] & cb_card_bit(cb_card_id(CB_RANK_3, CB_SUIT_S)));
+    cb_deal_ctx(d, ctx);
 }
 
 /* A random legal action (core's list), to reach positions the policy would not steer to. */
@@ -261,13 +261,56 @@ static void test_agrees_with_heuristic(void **state)
         }
         double share = (double)same / (double)choices;
         print_message("%-20s %ld real choices, %.2f%% the heuristic's\n", v->name, choices, 100 * share);
-        /* measured 99.9%+: only float rounding and ties differ */
+        /* measured 99.87% at the lowest (CB_SEED 0..4): only the products' float order (see
+         * score_int.h) and ties differ */
         assert_true(choices > 300);
-        assert_true(share >= 0.98);
+        assert_true(share >= 0.997);
     }
     free(buf);
     cb_hws_free(&h.ws);
     cb_rollout_free(&ro);
+}
+
+/* ---- the shared holding model ---- */
+
+/* P(Bin(k, f) >= t) as the sum of the pmf from the top, in double, then rounded to float: the
+ * definition the closed forms of binom_tails must reproduce exactly. */
+static float tail_by_pmf(int k, int t, double f)
+{
+    static const int C[5][5] = {{1}, {1, 1}, {1, 2, 1}, {1, 3, 3, 1}, {1, 4, 6, 4, 1}};
+    double sum = 0;
+    for (int j = 4; j >= t; j--) {
+        if (j > k)
+            continue;
+        double q = C[k][j];
+        for (int a = 0; a < j; a++)
+            q *= f;
+        for (int a = 0; a < k - j; a++)
+            q *= 1 - f;
+        sum += q;
+    }
+    return t <= 0 ? 1.0f : (float)sum;
+}
+
+static void test_binom_tails(void **state)
+{
+    (void)state;
+    /* a seat's share: its unknown cards over the free cards out (at most 54), clamped to 0..1,
+     * computed as both policies compute it */
+    long checked = 0;
+    for (int den = 1; den <= 60; den++)
+        for (int num = -3; num <= den + 3; num++) {
+            double f = (double)num / den;
+            f = f < 0 ? 0 : f > 1 ? 1 : f;
+            float T[5][5];
+            binom_tails(f, T);
+            for (int k = 0; k <= 4; k++)
+                for (int t = 0; t <= 4; t++, checked++)
+                    if (T[k][t] != tail_by_pmf(k, t, f))
+                        fail_msg("f = %d/%d: T[%d][%d] = %.9g, the pmf sum gives %.9g", num, den, k, t, T[k][t],
+                                 tail_by_pmf(k, t, f));
+        }
+    print_message("%ld tails equal\n", checked);
 }
 
 /* ---- the ismcts key ---- */
@@ -338,6 +381,7 @@ int main(void)
         cmocka_unit_test(test_legal),
         cmocka_unit_test(test_fair),
         cmocka_unit_test(test_agrees_with_heuristic),
+        cmocka_unit_test(test_binom_tails),
         cmocka_unit_test(test_ismcts_key),
     };
     return cmocka_run_group_tests(tests, setup, cbt_plugin_teardown);

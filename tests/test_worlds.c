@@ -131,7 +131,7 @@ static void check_world(const game *G, const cb_view *v, const cb_cards w[3], cb
         assert_true((w[v->landlord] & keep) == keep);
     }
     if (bidding && r->game == CB_GAME_PDK && r->spade3_first) {
-        cb_cards s3 = cb_card_bit(cb_card_id(CB_RANK_3, CB_SUIT_S));
+        cb_cards s3 = cb_card_bit(CB_CARD_S3);
         assert_true(w[v->first_seat] & s3);
     }
     assert_true(proofs_hold(G, v->seat, w, v->nhistory));
@@ -201,7 +201,7 @@ static void run_rules(const char *preset, const char *flag, const char *value, i
             int first = 0;
             if (!ddz && r->spade3_first)
                 for (int s = 0; s < 3; s++)
-                    if (h[s] & cb_card_bit(cb_card_id(CB_RANK_3, CB_SUIT_S)))
+                    if (h[s] & cb_card_bit(CB_CARD_S3))
                         first = s;
             cb_view v;
             cbt_view_init(&v, r, CB_PHASE_BID, me, first, h[me]);

@@ -6,8 +6,8 @@
  * The Makefile links each .c of bench/support into every bench binary. Messages go to stdout,
  * like the rest of a benchmark's report, prefixed with the benchmark's name (who).
  */
-#ifndef CBB_BENCHFIX_H
-#define CBB_BENCHFIX_H
+#ifndef CARDBOT_BENCH_BENCHFIX_H
+#define CARDBOT_BENCH_BENCHFIX_H
 
 #include <stddef.h>
 #include <stdint.h>

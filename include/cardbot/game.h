@@ -240,6 +240,29 @@ int cb_engine_bomb_tricks(const cb_engine *e, int seat);
  * (purpose "seed"), never from their dealing generator. */
 uint64_t cb_prf64(uint64_t key, const char *purpose, uint64_t a, uint64_t b, uint64_t c);
 
+/* ---- appended after 1.1.0: facts of a view that every reader used to re-derive ---- */
+
+/* The highest bid in v->bids: 0 when no seat has bid above a pass (-1 = not asked counts as
+ * nothing). DDZ 叫分: 1..3; rob: 1 called, 2 robbed; PDK: 1 = 包庄 declared. */
+int cb_view_high_bid(const cb_view *v);
+
+/* The rules' situation of the deciding seat of a play view (cb_ctx_make over v: its hand, the
+ * next seat's cards_left, nothing played while the history is empty). table is the reading of
+ * v->table to beat (NULL when leading); the caller classifies it, once, as it sees fit. */
+void cb_view_ctx(const cb_view *v, const cb_move *table, cb_ctx *ctx);
+
+/* The position of a play view as a deal, replayed through the deal's own bookkeeping: the
+ * deciding seat's hand, the other hands 0 (a determinization deals them: set g->hands[s]),
+ * and every public fact — cards played, plays / bombs / bombs that won their trick per seat,
+ * the open trick (the reading of its last play as cb_play_legal accepted it against the play
+ * before, the passes since), first_play, what the passes prove (voids), steps, landlord,
+ * bottom, turn = v->seat. bid: the highest bid, at least 1 (the DDZ stake under 叫分; PDK
+ * does not read it; under rob a view does not tell the 2^robs stake). check off, no hist.
+ * Returns 0, or -1 with the reason in err when the history does not replay (a seat out of
+ * turn, a pass while leading, a play no rule accepts there, v->seat not to act after it).
+ * A view cb_view_check accepts always replays. */
+int cb_deal_of_view(const cb_view *v, cb_deal *g, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

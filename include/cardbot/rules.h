@@ -234,6 +234,23 @@ typedef struct cb_pdk_result {
  * Sum of deltas is always 0. */
 void cb_pdk_settle(const cb_rules *r, const cb_pdk_result *res, int delta[3]);
 
+/* ---- appended after 1.1.0: helpers every caller used to re-derive ---- */
+
+/* Is m a bomb in the counting sense: four of a kind (PDK aaa_bomb: AAA) or the rocket — the
+ * plays cb_view.bombs counts, the DDZ stake doubles for and PDK pays bomb points for. Inline:
+ * play-outs ask it of every play they score. (What beats what is cb_beats'; the pass proofs
+ * of cb_voids_on_pass read a four and the rocket apart, as they prove different things.) */
+static inline bool cb_move_is_bomb(const cb_move *m) { return m->shape == CB_BOMB || m->shape == CB_ROCKET; }
+
+/* Fill the situation of one decision from what the deciding seat sees: its cards `hand`, the
+ * play to beat (`table`, NULL when leading; ctx->table points at it), the next seat's card
+ * count (warn_single) and whether no card has been played yet in the deal. first_play is set
+ * exactly when the spade-3 rule binds: PDK with spade3_first, nothing played yet, and the
+ * hand holds the spade 3 (CB_CARD_S3). Hosts, view checks, plugins and play-outs all build
+ * their cb_ctx here, so they cannot disagree about that rule. */
+void cb_ctx_make(cb_ctx *ctx, const cb_rules *r, cb_cards hand, const cb_move *table, int next_left,
+                 bool nothing_played);
+
 #ifdef __cplusplus
 }
 #endif

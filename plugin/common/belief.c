@@ -77,10 +77,9 @@ int cb_belief_mismatches(cb_belief *b, const cb_view *v, const cb_cards hands[3]
     for (int i = 0; i < v->nhistory; i++)
         start[v->history[i].seat] |= v->history[i].cards;
     int ll = (v->landlord >= 0 && v->landlord < 3) ? v->landlord : -1;
-    int bid = 1;
-    for (int s = 0; s < 3; s++)
-        if (v->bids[s] > bid)
-            bid = v->bids[s];
+    int bid = cb_view_high_bid(v);
+    if (bid < 1)
+        bid = 1; /* the stake of a deal without bidding */
     cb_deal g;
     memset(&g, 0, sizeof g);
     g.hist = b->hist;

@@ -40,10 +40,7 @@ int cb_plug_ddz_bid(const cb_view *v, int want)
     if (n == 0) {
         /* a view the library's check refuses (a plugin called directly, not through the
          * shim): read the bids as they stand */
-        int high = 0;
-        for (int s = 0; s < 3; s++)
-            if (v->bids[s] > high)
-                high = v->bids[s];
+        int high = cb_view_high_bid(v);
         ok[n++] = 0;
         if (v->rules->rob)
             ok[n++] = high > 0 ? 2 : 1;

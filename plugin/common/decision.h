@@ -1,8 +1,8 @@
 /* cardbot plugins — the ABI chores every plugin shares: is this a view we understand, a fresh
  * decision with "unknown" explanation fields, and delivering only the members the host's
  * cb_decision has (struct_size), as bot.h requires. */
-#ifndef CB_PLUGIN_DECISION_H
-#define CB_PLUGIN_DECISION_H
+#ifndef CARDBOT_PLUGIN_DECISION_H
+#define CARDBOT_PLUGIN_DECISION_H
 
 #include <stdbool.h>
 

@@ -8,8 +8,8 @@
  * that span keys (both of two exclusive budgets, thresholds out of order) stay in the plugin,
  * after the parse: the mask of given keys tells it what the config said.
  */
-#ifndef CB_PLUGIN_PARAMS_H
-#define CB_PLUGIN_PARAMS_H
+#ifndef CARDBOT_PLUGIN_PARAMS_H
+#define CARDBOT_PLUGIN_PARAMS_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -38,7 +38,7 @@ void cb_hcfg_level(cb_hcfg *c, int level)
         {false, true, false, 3, 6, 0.30, 0.06, 1.0},
         {true, true, false, 6, 12, 0.20, 0.03, 0.8},
         {true, true, true, 0, 16, 0.12, 0.02, 0.6},
-        {true, true, true, 0, 48, 0.00, 0.00, 0.0},
+        {true, true, true, 0, CB_HCFG_EXACT_L6, 0.00, 0.00, 0.0},
     };
     if (level < 1)
         level = 1;
@@ -146,7 +146,7 @@ typedef struct ev {
     /* Holding model: P(seat o holds >= t cards of rank r) for the other seats, as
      *   0                          for r outside nz[o][t],
      *   1                          for r in sure[o][t] (a pass proved the other seat lacks r),
-     *   memo[o][kn][k][t]          else: binom_tails(k, kn, f[o]) with k the rank's cards in
+     *   memo[o][kn][k][t]          else: binom_tails(f[o])[k][t - kn] (score_int.h) with k the rank's cards in
      *                              fr (out and not known anywhere), kn those of known[o].
      * nz is exactly where the value is not 0, so the products below skip factors (1 - 0),
      * which are exactly 1. The binomials depend on the rank only through (kn, k): a handful
@@ -159,43 +159,22 @@ typedef struct ev {
     uint16_t nz[3][5], sure[3][5];
     float nob_all[3];            /* [seat]: the bomb product of seat_beat over every rank 3..2 */
     uint8_t nob_ok[3];           /* ... computed (lazily: most decisions never need it) */
-    float ctlw[CB_NRANKS];       /* how much a card of the rank controls (1: nothing above) */
-    double bomb_scale;           /* PDK bomb points relative to a typical deal */
+    score_ctx sk;                /* what the shared score terms read (score_int.h): control
+                                    weights (1: nothing above), danger per seat, bomb scale */
     float partner_hold;          /* the table is the partner's: chance it wins if I pass */
 } ev;
-
-/* tail[t] = P(Bin(k, f) >= t - kn) for t = 0..4 (k <= 4; kn cards of the rank are known to be
- * held already). */
-static void binom_tails(int k, int kn, double f, float tail[5])
-{
-    static const int C[5][5] = {{1}, {1, 1}, {1, 2, 1}, {1, 3, 3, 1}, {1, 4, 6, 4, 1}};
-    double pmf[5] = {0, 0, 0, 0, 0};
-    double g = 1 - f;
-    for (int j = 0; j <= k; j++) {
-        double q = C[k][j];
-        for (int a = 0; a < j; a++)
-            q *= f;
-        for (int a = 0; a < k - j; a++)
-            q *= g;
-        pmf[j] = q;
-    }
-    double suf[6] = {0, 0, 0, 0, 0, 0};
-    for (int j = 4; j >= 0; j--)
-        suf[j] = suf[j + 1] + pmf[j];
-    for (int t = 0; t <= 4; t++) {
-        int need = t - kn;
-        tail[t] = need <= 0 ? 1.0f : (float)suf[need];
-    }
-}
 
 static inline int clamp4(int x) { return x > 4 ? 4 : x; }
 
 /* The tails of (kn, k) for seat o, computed on first use. */
-static const float *tails_of(ev *e, int o, int kn, int k)
+__attribute__((always_inline)) static inline const float *tails_of(ev *e, int o, int kn, int k)
 {
     uint32_t bit = 1u << (kn * 5 + k);
     if (!(e->memo_ok[o] & bit)) {
-        binom_tails(k, kn, e->f[o], e->memo[o][kn][k]);
+        /* kn cards known: the tails of the k free ones, shifted (memo[o][0] is the seat's
+         * binom_tails table, set by ev_init) */
+        for (int t = 0; t <= 4; t++)
+            e->memo[o][kn][k][t] = t <= kn ? 1.0f : e->memo[o][0][k][t - kn];
         e->memo_ok[o] |= bit;
     }
     return e->memo[o][kn][k];
@@ -210,8 +189,7 @@ static const float (*share_tails(cb_hws *ws, int num, int den, double f))[5]
     key += 1; /* 0: an empty slot */
     unsigned i = (key * 0x9E3779B1u >> 16) & (CB_BT_CACHE - 1);
     if (ws->bt_key[i] != key) {
-        for (int k = 0; k <= 4; k++)
-            binom_tails(k, 0, f, ws->bt_val[i][k]);
+        binom_tails(f, ws->bt_val[i]);
         ws->bt_key[i] = key;
     }
     return (const float (*)[5])ws->bt_val[i];
@@ -228,48 +206,6 @@ static inline float tail(const ev *e, int o, int t, int q)
 }
 
 static float seat_beat(ev *e, int o, const cb_move *m, bool with_bombs);
-
-/* What passes proved (must_beat): zero the holdings a seat cannot have; the cards of a rank
- * one seat holds none of are all with the other (the pool is exactly their two hands). */
-static void apply_voids(ev *e, const cb_situ *s)
-{
-    int others[2], n = 0;
-    for (int o = 0; o < 3; o++)
-        if (o != s->seat)
-            others[n++] = o;
-    bool any = false;
-    for (int i = 0; i < 2; i++) {
-        int o = others[i];
-        const int8_t *ab = s->voids.above[o];
-        unsigned cut = 0; /* a seat that cannot hold t of a rank cannot hold more either */
-        for (int t = 1; t <= 4; t++) {
-            if (ab[t] + 1 < CB_NRANKS) {
-                any = true;
-                cut |= rank_span(ab[t] + 1, CB_NRANKS - 1);
-            }
-            e->nz[o][t] &= (uint16_t)~cut;
-        }
-        if (s->voids.no_bomb[o]) {
-            any = true;
-            e->nz[o][4] &= (uint16_t)~rank_span(0, CB_RANK_2);
-            if (e->r->game == CB_GAME_PDK && e->r->aaa_bomb)
-                e->nz[o][3] &= (uint16_t)~(1u << CB_RANK_A);
-        }
-    }
-    if (!any)
-        return;
-    unsigned pge[6];
-    ranks_ge(e->pool, pge);
-    for (int i = 0; i < 2; i++) {
-        int o = others[i], o2 = others[1 - i];
-        unsigned lacks = ~(unsigned)e->nz[o][1] & ((1u << CB_NRANKS) - 1u);
-        for (int t = 1; t <= 4; t++) {
-            /* all k cards of the rank are with o2: it holds >= t of them exactly when k >= t */
-            e->sure[o2][t] = (uint16_t)((e->sure[o2][t] & ~lacks) | (lacks & pge[t]));
-            e->nz[o2][t] = (uint16_t)((e->nz[o2][t] & ~lacks) | (lacks & pge[t]));
-        }
-    }
-}
 
 static void ev_init(ev *e, const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws)
 {
@@ -345,14 +281,21 @@ static void ev_init(ev *e, const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws)
         }
     }
     if (cfg->counting)
-        apply_voids(e, s);
+        holding_apply_voids(e->nz, e->sure, &s->voids, s->seat, e->r, e->pool);
     /* Control weight of a rank as a single: 1 / (1 + pool cards above it). */
     int above = 0;
     for (int r = CB_NRANKS - 1; r >= 0; r--) {
-        e->ctlw[r] = 1.0f / (1.0f + (float)above);
+        e->sk.ctlw[r] = 1.0f / (1.0f + (float)above);
         above += cb_count(e->pool, r);
     }
-    e->bomb_scale = e->r->game == CB_GAME_PDK ? e->r->bomb_points / 10.0 : 0.0;
+    e->sk.bomb_scale = e->r->game == CB_GAME_PDK ? e->r->bomb_points / 10.0 : 0.0;
+    for (int o = 0; o < 3; o++)
+        e->sk.dang[o] = danger(s->cards_left[o]);
+    e->sk.W = e->w;
+    e->sk.opp[0] = e->opp[0];
+    e->sk.opp[1] = e->opp[1];
+    e->sk.nopp = e->nopp;
+    e->sk.base_rank = e->leading ? 0 : s->table.main;
     if (e->partner >= 0 && s->table_seat == e->partner) {
         /* When the partner is not the seat before me, the opponent between us has already
          * passed on the play: if I pass too, it wins. Otherwise the opponent after me acts. */
@@ -389,7 +332,7 @@ static float seat_beat(ev *e, int o, const cb_move *m, bool with_bombs)
         return 0;
     const cb_rules *r = e->r;
     int t = shape_mult(m->shape);
-    bool bomb = shape_bomb(m->shape);
+    bool bomb = cb_move_is_bomb(m);
     float same = 0;
     if (!bomb && c >= m->ncards && t > 0) {
         bool chain = shape_chain(m->shape);
@@ -441,59 +384,29 @@ typedef struct terms {
     uint32_t flags;
 } terms;
 
-/* Score of a play (not a pass) given mh1 = min-hands after (exact or estimated). rollout.c
- * (the lean play-out policy) mirrors these terms and seat_beat, and shares score_int.h's
- * pieces (the pass's score among them): keep them alike. */
+/* Score of a play (not a pass) given mh1 = min-hands after (exact or estimated): score_int.h's
+ * terms, which rollout.c's play-outs use too, plus the endgame bonus. */
 static void score_play(ev *e, const cb_move *m, int mh1, float risk_opp[3], terms *out)
 {
     const cb_hcfg *c = e->cfg;
     const cb_hweights *W = e->w;
     const cb_situ *s = e->s;
-    double sc = -mh1;
     uint32_t flags = 0;
-    float hold = 1;
-    for (int i = 0; i < e->nopp; i++)
-        hold *= 1 - risk_opp[e->opp[i]];
-    sc += W->lead * hold;
-    bool bomb = shape_bomb(m->shape);
-    if (!bomb) {
-        sc -= W->keep * ctl_spend(m->counts, e->ctlw); /* spending control cards */
-        int base = e->leading ? 0 : s->table.main;
-        sc -= W->rank * (double)(m->main - base) / 12.0;
-    }
-    sc += W->shed * m->ncards;
-    /* threat: opponents with few cards who could beat this */
-    double threat = 0;
-    for (int i = 0; i < e->nopp; i++) {
-        int o = e->opp[i];
-        threat += danger(s->cards_left[o]) * risk_opp[o];
-    }
-    sc -= W->threat * threat;
+    float hold = hold_of(risk_opp, e->opp, e->nopp);
+    bool bomb = cb_move_is_bomb(m);
+    double penalty = 0;
     if (bomb) {
         flags |= CB_DEC_BOMB;
         bool wins = mh1 <= 1 && hold > 0.9f;
-        bool stops = false;
-        if (!e->leading && s->table_seat >= 0 && s->table_seat != e->partner &&
-            s->cards_left[s->table_seat] <= 3)
-            stops = true;
-        for (int i = 0; i < e->nopp; i++)
-            if (s->cards_left[e->opp[i]] <= 2)
-                stops = true;
-        if (!wins && !stops)
-            sc -= W->bomb;
-        sc += W->bombpts * e->bomb_scale * hold;
+        if (!wins && !bomb_stops(s->table_seat, e->partner, s->cards_left, e->opp, e->nopp))
+            penalty = W->bomb;
     }
+    double sc = play_terms(&e->sk, -mh1, m, hold, bomb, penalty, risk_opp);
     if (e->partner >= 0) {
         int p = e->partner;
-        if (!e->leading && s->table_seat == p) {
-            /* overtaking the partner: worth it only when the partner's play would not hold */
-            sc -= W->coop * e->partner_hold;
-        }
-        if (e->leading && s->cards_left[p] <= 2 && m->ncards <= s->cards_left[p]) {
-            float pb = seat_beat(e, p, m, false);
-            double near = cb_situ_next(s->seat) == p ? 1.0 : 0.5;
-            sc += W->feed * pb * near * (3 - s->cards_left[p]);
-        }
+        sc = coop_term(W, sc, p, s->table_seat, e->partner_hold);
+        if (feeds(p, s->table_seat, s->cards_left, m))
+            sc = feed_term(W, sc, seat_beat(e, p, m, false), s->seat, p, s->cards_left[p]);
     }
     if (c->endgame && mh1 <= 1 && hold > 0.999f) {
         sc += W->end;
@@ -537,62 +450,33 @@ static float value_of(const ev *e, int mh1, float hold)
     return (float)(1.0 / (1.0 + exp(-x)));
 }
 
-int cb_heur_choose(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_rng *rng, cb_hchoice *out)
+/* Forced (usually a pass that must_beat leaves): no scoring, an explanation at most. */
+static void answer_forced(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_hchoice *out)
 {
     const cb_rules *r = s->rules;
-    memset(out, 0, sizeof *out);
-    out->mh_before = out->mh_after = -1;
-    out->value = NAN;
-    cb_ctx ctx;
-    cb_situ_ctx(s, &ctx);
-
-    /* the whole hand in one play: always (only a hand of min-hands 1 can go in one play; the
-     * exact min-hands is cached and needed below anyway, and it spares the failing check) */
-    cb_move whole;
-    if (cb_hws_min_hands(ws, r, s->hand) == 1 && cb_play_legal(r, &ctx, s->hand, &whole, NULL, 0)) {
-        fill_choice(out, &whole, 1e6, 1e6, 1, 0, shape_bomb(whole.shape) ? CB_DEC_BOMB : 0);
-        out->flags |= CB_DEC_ENDGAME;
-        out->value = 1.0f;
-        out->nmoves = -1;
-        snprintf(out->why, sizeof out->why, "out in one play");
-        return 0;
+    const cb_move *m = &ws->moves[0];
+    fill_choice(out, m, 0, 0, -1, -1, cb_move_is_bomb(m) ? CB_DEC_BOMB : 0);
+    out->nexact = 0;
+    if (cfg->explain) {
+        ev e; /* value_of reads only s and the opponents */
+        e.s = s;
+        e.nopp = 0;
+        for (int o = 0; o < 3; o++)
+            if (o != s->seat && !(cfg->team && cb_situ_partner(s, o)))
+                e.opp[e.nopp++] = o;
+        out->mh_before = cb_hws_min_hands(ws, r, s->hand);
+        out->mh_after = m->shape == CB_PASS ? out->mh_before : cb_hws_min_hands(ws, r, s->hand - m->counts);
+        out->value = value_of(&e, out->mh_after, m->shape == CB_PASS ? 0.0f : 0.5f);
+        snprintf(out->why, sizeof out->why, "only %s", m->shape == CB_PASS ? "pass" : "play");
     }
+}
 
-    int n = cb_legal_moves(r, &ctx, ws->moves, ws->cap);
-    if (n > ws->cap) {
-        if (hws_grow(ws, n) != 0)
-            return -1;
-        n = cb_legal_moves(r, &ctx, ws->moves, ws->cap);
-    }
-    if (n <= 0)
-        return -1;
-    out->nmoves = n;
-    if (n == 1) {
-        /* forced (usually a pass that must_beat leaves): no scoring, an explanation at most */
-        const cb_move *m = &ws->moves[0];
-        fill_choice(out, m, 0, 0, -1, -1, shape_bomb(m->shape) ? CB_DEC_BOMB : 0);
-        out->nexact = 0;
-        if (cfg->explain) {
-            ev e; /* value_of reads only s and the opponents */
-            e.s = s;
-            e.nopp = 0;
-            for (int o = 0; o < 3; o++)
-                if (o != s->seat && !(cfg->team && cb_situ_partner(s, o)))
-                    e.opp[e.nopp++] = o;
-            out->mh_before = cb_hws_min_hands(ws, r, s->hand);
-            out->mh_after = m->shape == CB_PASS ? out->mh_before : cb_hws_min_hands(ws, r, s->hand - m->counts);
-            out->value = value_of(&e, out->mh_after, m->shape == CB_PASS ? 0.0f : 0.5f);
-            snprintf(out->why, sizeof out->why, "only %s", m->shape == CB_PASS ? "pass" : "play");
-        }
-        return 0;
-    }
-
-    ev e;
-    ev_init(&e, cfg, s, ws);
-    e.mh0 = cb_hws_min_hands(ws, r, s->hand);
-
-    /* pre-score every play; remember the pass */
-    int pass_idx = -1;
+/* Pre-score every legal play (min-hands after estimated from the groups it splits; plays alike
+ * share the opponents' chances to beat them) into ws->cands; the pass is left out and its index
+ * written to *pass_idx (-1: none). Returns the candidates. */
+static int prescore(ev *e, const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, int n, int *pass_idx)
+{
+    *pass_idx = -1;
     int lastkey = -1;
     float lastrisk[3] = {0, 0, 0};
     uint8_t seen[2048];
@@ -602,7 +486,7 @@ int cb_heur_choose(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_rng *rng
     for (int i = 0; i < n; i++) {
         const cb_move *m = &ws->moves[i];
         if (m->shape == CB_PASS) {
-            pass_idx = i;
+            *pass_idx = i;
             continue;
         }
         int key = key_of(m);
@@ -613,14 +497,14 @@ int cb_heur_choose(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_rng *rng
             seen[slot]++;
         }
         if (key != lastkey) {
-            for (int j = 0; j < e.nopp; j++)
-                lastrisk[e.opp[j]] = seat_beat(&e, e.opp[j], m, true);
+            for (int j = 0; j < e->nopp; j++)
+                lastrisk[e->opp[j]] = seat_beat(e, e->opp[j], m, true);
             lastkey = key;
         }
         /* pre-score min-hands: a play that splits a group may leave a loose card behind */
-        int est = e.mh0 - 1 + (frag(s->hand, m->counts) + 1) / 2;
+        int est = e->mh0 - 1 + (frag(s->hand, m->counts) + 1) / 2;
         terms t;
-        score_play(&e, m, est, lastrisk, &t);
+        score_play(e, m, est, lastrisk, &t);
         cb_hcand *c = &ws->cands[nc++];
         c->idx = i;
         c->pre = (float)t.score;
@@ -632,13 +516,16 @@ int cb_heur_choose(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_rng *rng
         c->mh = -1;
         c->exact = 0;
     }
+    return nc;
+}
 
-    /* exact min-hands for the best pre-scores */
-    /* Which candidates get an exact min-hands: all of them for small hands (cheap there), else
-     * the best pre-score of every shape and length (the pre-score misjudges chains) plus the
-     * exact_top best pre-scores overall. */
+/* Which candidates get an exact min-hands: all of them for small hands (cheap there), else the
+ * best pre-score of every shape and length (the pre-score misjudges chains) plus the exact_top
+ * best pre-scores overall, moved to the front. Returns how many. */
+static int pick_exact(const ev *e, const cb_hcfg *cfg, cb_hws *ws, int nc)
+{
     int top = nc;
-    if (cfg->exact_top > 0 && e.hand_n > cfg->exact_all_upto && nc > cfg->exact_top) {
+    if (cfg->exact_top > 0 && e->hand_n > cfg->exact_all_upto && nc > cfg->exact_top) {
         /* best pre-score per class (shape, len): the classes seen are few, so a short list
          * of them rather than a table of every class */
         int cls_j[CB_NSHAPES * 24], ncls = 0;
@@ -679,46 +566,59 @@ int cb_heur_choose(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_rng *rng
             ws->cands[top] = tmp;
         }
     }
+    return top;
+}
+
+/* Score the first *top candidates with their exact min-hands after, then the pass as one more
+ * exact candidate (*top grows by one). Returns the best's index (-1: none), its score and flags. */
+static int score_exact(ev *e, const cb_situ *s, cb_hws *ws, int *top_io, int pass_idx, double *best_sc,
+                       uint32_t *best_flags)
+{
+    const cb_rules *r = s->rules;
+    int top = *top_io;
     int best = -1;
-    double best_sc = -1e18;
-    uint32_t best_flags = 0;
+    *best_sc = -1e18;
+    *best_flags = 0;
     for (int a = 0; a < top; a++) {
         cb_hcand *c = &ws->cands[a];
         const cb_move *m = &ws->moves[c->idx];
         int mh1 = cb_hws_min_hands(ws, r, s->hand - m->counts);
         terms t;
-        score_play(&e, m, mh1, c->orisk, &t);
+        score_play(e, m, mh1, c->orisk, &t);
         c->score = (float)t.score;
         c->mh = (int8_t)mh1;
         c->exact = 1;
         c->risk = t.risk;
-        if (t.score > best_sc) {
-            best_sc = t.score;
+        if (t.score > *best_sc) {
+            *best_sc = t.score;
             best = a;
-            best_flags = t.flags;
+            *best_flags = t.flags;
         }
     }
     /* the pass joins as one more exact candidate */
     if (pass_idx >= 0) {
         cb_hcand *c = &ws->cands[top];
         c->idx = pass_idx;
-        c->score = (float)score_pass(&e);
+        c->score = (float)score_pass(e);
         c->pre = c->score;
-        c->mh = (int8_t)e.mh0;
+        c->mh = (int8_t)e->mh0;
         c->exact = 1;
         c->risk = 0;
-        if (c->score > best_sc) {
-            best_sc = c->score;
+        if (c->score > *best_sc) {
+            *best_sc = c->score;
             best = top;
-            best_flags = 0;
+            *best_flags = 0;
         }
         top++;
     }
-    out->nexact = top;
-    if (best < 0)
-        return -1;
+    *top_io = top;
+    return best;
+}
 
-    /* weaker levels: sample within the loss cap */
+/* Weaker levels: sample within the loss cap (blunder: uniform; else softmax at the level's
+ * temperature). Level 6 (neither) keeps the best. */
+static int sample_pick(const cb_hcfg *cfg, const cb_hws *ws, int top, int best, double best_sc, cb_rng *rng)
+{
     int pick = best;
     if (top > 1 && (cfg->blunder > 0 || cfg->temperature > 0) && rng) {
         double floor_sc = best_sc - cfg->loss_cap;
@@ -752,13 +652,64 @@ int cb_heur_choose(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_rng *rng
             }
         }
     }
+    return pick;
+}
+
+int cb_heur_choose(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_rng *rng, cb_hchoice *out)
+{
+    const cb_rules *r = s->rules;
+    memset(out, 0, sizeof *out);
+    out->mh_before = out->mh_after = -1;
+    out->value = NAN;
+    cb_ctx ctx;
+    cb_situ_ctx(s, &ctx);
+
+    /* the whole hand in one play: always (only a hand of min-hands 1 can go in one play; the
+     * exact min-hands is cached and needed below anyway, and it spares the failing check) */
+    cb_move whole;
+    if (cb_hws_min_hands(ws, r, s->hand) == 1 && cb_play_legal(r, &ctx, s->hand, &whole, NULL, 0)) {
+        fill_choice(out, &whole, 1e6, 1e6, 1, 0, cb_move_is_bomb(&whole) ? CB_DEC_BOMB : 0);
+        out->flags |= CB_DEC_ENDGAME;
+        out->value = 1.0f;
+        out->nmoves = -1;
+        snprintf(out->why, sizeof out->why, "out in one play");
+        return 0;
+    }
+
+    int n = cb_legal_moves(r, &ctx, ws->moves, ws->cap);
+    if (n > ws->cap) {
+        if (hws_grow(ws, n) != 0)
+            return -1;
+        n = cb_legal_moves(r, &ctx, ws->moves, ws->cap);
+    }
+    if (n <= 0)
+        return -1;
+    out->nmoves = n;
+    if (n == 1) {
+        answer_forced(cfg, s, ws, out);
+        return 0;
+    }
+
+    ev e;
+    ev_init(&e, cfg, s, ws);
+    e.mh0 = cb_hws_min_hands(ws, r, s->hand);
+    int pass_idx;
+    int nc = prescore(&e, cfg, s, ws, n, &pass_idx);
+    int top = pick_exact(&e, cfg, ws, nc);
+    double best_sc;
+    uint32_t best_flags;
+    int best = score_exact(&e, s, ws, &top, pass_idx, &best_sc, &best_flags);
+    out->nexact = top;
+    if (best < 0)
+        return -1;
+    int pick = sample_pick(cfg, ws, top, best, best_sc, rng);
     const cb_hcand *pc = &ws->cands[pick];
     const cb_move *pm = &ws->moves[pc->idx];
     uint32_t flags = 0;
     if (pick == best) {
         flags = best_flags;
     } else {
-        flags = CB_DEC_SUBOPTIMAL | (shape_bomb(pm->shape) ? CB_DEC_BOMB : 0);
+        flags = CB_DEC_SUBOPTIMAL | (cb_move_is_bomb(pm) ? CB_DEC_BOMB : 0);
     }
     if (cfg->counting)
         flags |= CB_DEC_COUNTED;

@@ -58,6 +58,14 @@ typedef struct cb_hcfg {
     cb_hweights w[2];
 } cb_hcfg;
 
+/* Level 6's exact_top: plays scored with an exact min-hands after. ismcts's tree_exact and
+ * rollout_exact default to it so that its opponent model plays as level 6 itself (one name:
+ * a change of level 6 moves the model with it). */
+#define CB_HCFG_EXACT_L6 48
+/* A number macro as text ("48"), for parameter tables that print the default. */
+#define CB_HCFG_STR_(x) #x
+#define CB_HCFG_STR(x) CB_HCFG_STR_(x)
+
 /* The configuration of a level 1..6 (clamped). Level 6 is the strongest and deterministic. */
 void cb_hcfg_level(cb_hcfg *c, int level);
 /* A fast deterministic configuration for rollouts (counting on, few exact min-hands). */

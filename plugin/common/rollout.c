@@ -1,14 +1,14 @@
-/* cardbot plugins — the lean play-out policy (see rollout.h). The score terms mirror
- * policy.c's score_play / seat_beat with the heuristic's weights, and the pieces both use
- * (shapes, rank masks, danger, the pass's score) are score_int.h's; what differs is how much
- * work a decision does, not what it values. */
+/* cardbot plugins — the lean play-out policy (see rollout.h). Its judgement is the heuristic's:
+ * the score terms, the binomial tails and what passes prove are score_int.h's, shared with
+ * policy.c; what is this file's own is how much work a decision does (suffix products, the
+ * candidates that get an exact min-hands), not what it values. seat_beat stays in each file:
+ * the two organise the products over ranks differently (score_int.h says why). */
 #include "rollout.h"
 #include "score_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define ALL_RANKS ((1u << CB_NRANKS) - 1u)
 
 int cb_rollout_init(cb_rollout *ro)
 {
@@ -89,7 +89,6 @@ typedef struct rd {
     const cb_move *table;
     cb_counts hand, pool;
     int hand_n;
-    double bomb_scale;
     float partner_hold;
     /* Holding model. P(seat o holds >= t cards of rank r) is
      *   1                        for r in sure[o][t],
@@ -107,28 +106,9 @@ typedef struct rd {
     float suf[3][5][CB_NRANKS];
     uint32_t suf_ok;
     bool aaa, ddz;             /* PDK AAA bomb; DDZ (rocket) */
-    double dang[3];            /* danger() of each seat's cards left */
-    float ctlw[CB_NRANKS];     /* control weight of a card of the rank: 1 / (1 + cards out above) */
+    score_ctx sk;              /* what the shared score terms read (score_int.h): control
+                                  weights 1 / (1 + cards out above), danger per seat, bomb scale */
 } rd;
-
-/* T[k][t] = P(Bin(k, f) >= t) for k, t = 0..4. */
-static void binom_tails(double f, float T[5][5])
-{
-    double g = 1 - f, f2 = f * f, f3 = f2 * f, f4 = f3 * f, g2 = g * g, g3 = g2 * g, g4 = g3 * g;
-    for (int k = 0; k <= 4; k++)
-        for (int t = 0; t <= 4; t++)
-            T[k][t] = t == 0 ? 1.0f : 0.0f;
-    T[1][1] = (float)f;
-    T[2][1] = (float)(1 - g2);
-    T[2][2] = (float)f2;
-    T[3][1] = (float)(1 - g3);
-    T[3][2] = (float)(f2 * (3 - 2 * f));
-    T[3][3] = (float)f3;
-    T[4][1] = (float)(1 - g4);
-    T[4][2] = (float)(1 - g4 - 4 * f * g3);
-    T[4][3] = (float)(f3 * (4 - 3 * f));
-    T[4][4] = (float)f4;
-}
 
 /* P(o holds >= t of rank q) for q in nz[o][t] */
 static inline float pv(const rd *d, int o, int t, int q)
@@ -159,9 +139,8 @@ static void model_init(rd *d, const cb_deal *g)
     cb_counts kall = d->known[0] + d->known[1] + d->known[2];
     d->fr = d->pool - kall; /* known cards are out, so no nibble goes below 0 */
     int free_pool = cb_counts_total(d->fr);
-    unsigned ge[6], pge[6];
+    unsigned ge[6];
     ranks_ge(d->fr, ge);
-    ranks_ge(d->pool, pge);
     memset(d->nz, 0, sizeof d->nz);
     memset(d->sure, 0, sizeof d->sure);
     for (int o = 0; o < 3; o++) {
@@ -190,40 +169,8 @@ static void model_init(rd *d, const cb_deal *g)
                 d->nz[o][t] = (uint16_t)ge[t];
         }
     }
-    if (r->must_beat) {
-        int others[2], n = 0;
-        for (int o = 0; o < 3; o++)
-            if (o != d->seat)
-                others[n++] = o;
-        bool any = false;
-        for (int i = 0; i < 2; i++) {
-            int o = others[i];
-            const int8_t *ab = g->voids.above[o];
-            unsigned cut = 0;
-            for (int t = 1; t <= 4; t++) {
-                if (ab[t] + 1 < CB_NRANKS) {
-                    any = true;
-                    cut |= rank_span(ab[t] + 1, CB_NRANKS - 1);
-                }
-                d->nz[o][t] &= (uint16_t)~cut;
-            }
-            if (g->voids.no_bomb[o]) {
-                any = true;
-                d->nz[o][4] &= (uint16_t)~rank_span(0, CB_RANK_2);
-                if (r->game == CB_GAME_PDK && r->aaa_bomb)
-                    d->nz[o][3] &= (uint16_t)~(1u << CB_RANK_A);
-            }
-        }
-        if (any)
-            for (int i = 0; i < 2; i++) {
-                int o = others[i], o2 = others[1 - i];
-                unsigned lacks = ~(unsigned)d->nz[o][1] & ALL_RANKS;
-                for (int t = 1; t <= 4; t++) {
-                    d->sure[o2][t] = (uint16_t)((d->sure[o2][t] & ~lacks) | (lacks & pge[t]));
-                    d->nz[o2][t] = (uint16_t)((d->nz[o2][t] & ~lacks) | (lacks & pge[t]));
-                }
-            }
-    }
+    if (r->must_beat)
+        holding_apply_voids(d->nz, d->sure, &g->voids, d->seat, r, d->pool);
     d->suf_ok = 0;
 }
 
@@ -270,7 +217,7 @@ static float seat_beat(rd *d, int o, const cb_move *m, bool with_bombs)
     if (c <= 0 || m->shape == CB_ROCKET || m->shape == CB_PASS)
         return 0;
     int t = shape_mult(m->shape);
-    bool bomb = shape_bomb(m->shape);
+    bool bomb = cb_move_is_bomb(m);
     float same = 0;
     if (!bomb && c >= m->ncards && t > 0) {
         float none = 1;
@@ -307,40 +254,16 @@ static float seat_beat(rd *d, int o, const cb_move *m, bool with_bombs)
 static void score_base(rd *d, const cb_move *m, const float risk[3], cb_rollout_cand *out)
 {
     const cb_hweights *W = d->W;
-    double sc = 0;
-    float hold = 1;
-    for (int i = 0; i < d->nopp; i++)
-        hold *= 1 - risk[d->opp[i]];
-    sc += W->lead * hold;
-    bool bomb = shape_bomb(m->shape);
-    if (!bomb) {
-        sc -= W->keep * ctl_spend(m->counts, d->ctlw);
-        int base = d->table_seat < 0 ? 0 : d->table->main;
-        sc -= W->rank * (double)(m->main - base) / 12.0;
-    }
-    sc += W->shed * m->ncards;
-    double threat = 0;
-    for (int i = 0; i < d->nopp; i++)
-        threat += d->dang[d->opp[i]] * risk[d->opp[i]];
-    sc -= W->threat * threat;
-    bool excused = false; /* a bomb that stops an opponent near the end */
-    if (bomb) {
-        if (d->table_seat >= 0 && d->table_seat != d->partner && d->left[d->table_seat] <= 3)
-            excused = true;
-        for (int i = 0; i < d->nopp; i++)
-            if (d->left[d->opp[i]] <= 2)
-                excused = true;
-        sc += W->bombpts * d->bomb_scale * hold;
-    }
+    float hold = hold_of(risk, d->opp, d->nopp);
+    bool bomb = cb_move_is_bomb(m);
+    /* a bomb that stops an opponent near the end (the penalty waits for min-hands after) */
+    bool excused = bomb && bomb_stops(d->table_seat, d->partner, d->left, d->opp, d->nopp);
+    double sc = play_terms(&d->sk, 0, m, hold, bomb, 0, risk);
     int p = d->partner;
     if (p >= 0) {
-        if (d->table_seat >= 0 && d->table_seat == p)
-            sc -= W->coop * d->partner_hold; /* overtaking a partner's play that would hold */
-        if (d->table_seat < 0 && d->left[p] <= 2 && m->ncards <= d->left[p]) {
-            float pb = seat_beat(d, p, m, false);
-            double near = cb_situ_next(d->seat) == p ? 1.0 : 0.5;
-            sc += W->feed * pb * near * (3 - d->left[p]);
-        }
+        sc = coop_term(W, sc, p, d->table_seat, d->partner_hold);
+        if (feeds(p, d->table_seat, d->left, m))
+            sc = feed_term(W, sc, seat_beat(d, p, m, false), d->seat, p, d->left[p]);
     }
     out->base = sc;
     out->hold = hold;
@@ -358,118 +281,104 @@ static double final_score(const rd *d, const cb_rollout_cand *c, int mh1)
     return sc;
 }
 
-int cb_rollout_choose(cb_rollout *ro, const cb_deal *g, cb_move *out)
+/* The decision's state: weights, seats and teams, cards left, the pool of cards out, control
+ * weights, the holding model and what the partner's table play is worth. */
+static void decision_init(rd *d, const cb_rollout *ro, const cb_deal *g, cb_counts hand)
 {
     const cb_rules *r = g->rules;
-    ro->decisions++;
-    /* the rules' situation (as cb_deal_ctx, without its popcounts) */
     int seat = g->turn;
-    cb_cards nh = g->hands[cb_situ_next(seat)];
-    cb_ctx ctx;
-    ctx.hand = cb_counts_of(g->hands[seat]);
-    ctx.table = g->table_seat >= 0 ? &g->table : NULL;
-    ctx.next_has_one = nh && !(nh & (nh - 1));
-    ctx.first_play = g->first_play && r->game == CB_GAME_PDK && r->spade3_first &&
-                     (g->hands[seat] & cb_card_bit(cb_card_id(CB_RANK_3, CB_SUIT_S)));
-    int n = cb_legal_moves(r, &ctx, ro->moves, ro->cap);
-    if (n > ro->cap) {
-        if (grow(ro, n) != 0)
-            return -1;
-        n = cb_legal_moves(r, &ctx, ro->moves, ro->cap);
-    }
-    if (n <= 0)
-        return -1;
-    const cb_move *mv = ro->moves;
-    if (n == 1) {
-        *out = mv[0];
-        return 0;
-    }
-    /* the whole hand in one play: always (the list has it exactly when it is legal; the
-     * canonical reading, as the heuristic plays it) */
-    for (int i = 0; i < n; i++)
-        if (mv[i].counts == ctx.hand) {
-            if (!cb_play_legal(r, &ctx, ctx.hand, out, NULL, 0))
-                *out = mv[i];
-            return 0;
-        }
-    ro->scored++;
-
-    rd d;
-    d.r = r;
-    d.W = &ro->w[r->game == CB_GAME_DDZ ? 1 : 0];
-    d.seat = seat;
-    d.hand = ctx.hand;
+    d->r = r;
+    d->W = &ro->w[r->game == CB_GAME_DDZ ? 1 : 0];
+    d->seat = seat;
+    d->hand = hand;
     for (int o = 0; o < 3; o++)
-        d.left[o] = ncards(g->hands[o]);
-    d.hand_n = d.left[seat];
-    d.table_seat = g->table_seat;
-    d.table = g->table_seat >= 0 ? &g->table : NULL;
-    d.pool = cb_counts_of(r->deck & ~g->hands[d.seat] & ~g->played);
-    d.partner = -1;
-    d.nopp = 0;
+        d->left[o] = ncards(g->hands[o]);
+    d->hand_n = d->left[seat];
+    d->table_seat = g->table_seat;
+    d->table = g->table_seat >= 0 ? &g->table : NULL;
+    d->pool = cb_counts_of(r->deck & ~g->hands[d->seat] & ~g->played);
+    d->partner = -1;
+    d->nopp = 0;
     int ll = g->landlord;
     for (int o = 0; o < 3; o++) {
-        if (o == d.seat)
+        if (o == d->seat)
             continue;
-        if (ll >= 0 && ll < 3 && o != ll && d.seat != ll)
-            d.partner = o;
+        if (ll >= 0 && ll < 3 && o != ll && d->seat != ll)
+            d->partner = o;
         else
-            d.opp[d.nopp++] = o;
+            d->opp[d->nopp++] = o;
     }
-    d.bomb_scale = r->game == CB_GAME_PDK ? r->bomb_points / 10.0 : 0.0;
-    d.aaa = r->game == CB_GAME_PDK && r->aaa_bomb;
-    d.ddz = r->game == CB_GAME_DDZ;
+    d->sk.bomb_scale = r->game == CB_GAME_PDK ? r->bomb_points / 10.0 : 0.0;
+    d->aaa = r->game == CB_GAME_PDK && r->aaa_bomb;
+    d->ddz = r->game == CB_GAME_DDZ;
     for (int o = 0; o < 3; o++)
-        d.dang[o] = danger(d.left[o]);
+        d->sk.dang[o] = danger(d->left[o]);
     int above = 0;
     for (int q = CB_NRANKS - 1; q >= 0; q--) {
-        d.ctlw[q] = recip[above];
-        above += cb_count(d.pool, q);
+        d->sk.ctlw[q] = recip[above];
+        above += cb_count(d->pool, q);
     }
-    model_init(&d, g);
-    d.partner_hold = 0;
-    if (d.partner >= 0 && d.table_seat == d.partner) {
+    d->sk.W = d->W;
+    d->sk.nopp = d->nopp;
+    for (int i = 0; i < d->nopp; i++)
+        d->sk.opp[i] = d->opp[i];
+    d->sk.base_rank = d->table_seat < 0 ? 0 : d->table->main;
+    model_init(d, g);
+    d->partner_hold = 0;
+    if (d->partner >= 0 && d->table_seat == d->partner) {
         /* the opponent between us has already passed on it unless the partner sits before me */
-        d.partner_hold = 1;
-        if (cb_situ_next(d.partner) == d.seat)
-            for (int i = 0; i < d.nopp; i++)
-                d.partner_hold *= 1 - seat_beat(&d, d.opp[i], d.table, true);
+        d->partner_hold = 1;
+        if (cb_situ_next(d->partner) == d->seat)
+            for (int i = 0; i < d->nopp; i++)
+                d->partner_hold *= 1 - seat_beat(d, d->opp[i], d->table, true);
     }
+}
 
-    /* pre-score every play (the estimate needs mh0 only when not every play is scored exactly) */
+/* Pre-score every play (min-hands after estimated, unless every play is scored exactly: then
+ * only the parts that do not depend on it) into ro->cands; the pass is left out, its index in
+ * *pass_idx (-1: none). *mh0: min-hands of the hand when it was needed (-1: not yet). Returns
+ * the candidates. */
+static int prescore(cb_rollout *ro, rd *d, const cb_move *mv, int n, bool all_exact, int *pass_idx, int *mh0_io)
+{
+    const cb_rules *r = d->r;
     int mh0 = -1;
-    bool all_exact = d.hand_n <= ro->exact_all_upto;
-    int pass_idx = -1, nc = 0, lastkey = -1;
+    int nc = 0, lastkey = -1;
+    *pass_idx = -1;
     float risk[3] = {0, 0, 0};
     cb_rollout_cand *cs = ro->cands;
     for (int i = 0; i < n; i++) {
         const cb_move *m = &mv[i];
         if (m->shape == CB_PASS) {
-            pass_idx = i;
+            *pass_idx = i;
             continue;
         }
         int key = key_of(m);
         if (key != lastkey) {
-            for (int j = 0; j < d.nopp; j++)
-                risk[d.opp[j]] = seat_beat(&d, d.opp[j], m, true);
+            for (int j = 0; j < d->nopp; j++)
+                risk[d->opp[j]] = seat_beat(d, d->opp[j], m, true);
             lastkey = key;
         }
         cb_rollout_cand *c = &cs[nc++];
         c->idx = i;
         c->must = 0;
-        score_base(&d, m, risk, c);
+        score_base(d, m, risk, c);
         c->pre = 0;
         if (!all_exact) {
             if (mh0 < 0)
-                mh0 = cb_hws_min_hands(&ro->ws, r, d.hand);
-            int est = mh0 - 1 + (frag(d.hand, m->counts) + 1) / 2;
-            c->pre = (float)final_score(&d, c, est);
+                mh0 = cb_hws_min_hands(&ro->ws, r, d->hand);
+            int est = mh0 - 1 + (frag(d->hand, m->counts) + 1) / 2;
+            c->pre = (float)final_score(d, c, est);
         }
     }
+    *mh0_io = mh0;
+    return nc;
+}
 
-    /* which plays get an exact min-hands after: all (small hands), else the best pre-score of
-     * each shape and length (the pre-score misjudges chains) and the exact_top best overall,
-     * moved to the front */
+/* Which plays get an exact min-hands after: all (small hands), else the best pre-score of each
+ * shape and length (the pre-score misjudges chains) and the exact_top best overall, moved to the
+ * front. Returns how many. */
+static int pick_exact(const cb_rollout *ro, cb_rollout_cand *cs, const cb_move *mv, int nc, bool all_exact)
+{
     int top = nc, etop = ro->exact_top < 1 ? 1 : ro->exact_top;
     if (!all_exact && nc > etop) {
         top = 0;
@@ -512,17 +421,24 @@ int cb_rollout_choose(cb_rollout *ro, const cb_deal *g, cb_move *out)
             cs[top] = tmp;
         }
     }
-    /* Exact min-hands, best bound first. A play takes at most one play's worth off the hand
-     * (mh1 >= mh0 - 1, and >= 1 as the whole hand was not a play) and a score only falls as
-     * mh1 rises, so a play scored at that bound bounds its exact score: once no bound left can
-     * beat the best exact score (or the pass's, which a tie with a play does not beat), the
-     * rest cannot be chosen and their min-hands are not needed. */
+    return top;
+}
+
+/* Exact min-hands, best bound first. A play takes at most one play's worth off the hand
+ * (mh1 >= mh0 - 1, and >= 1 as the whole hand was not a play) and a score only falls as mh1
+ * rises, so a play scored at that bound bounds its exact score: once no bound left can beat the
+ * best exact score (or the pass's, which a tie with a play does not beat), the rest cannot be
+ * chosen and their min-hands are not needed. Returns the index of the play (or the pass)
+ * chosen, -1 for none. */
+static int best_exact(cb_rollout *ro, const rd *d, cb_rollout_cand *cs, const cb_move *mv, int top, int pass_idx,
+                      int mh0)
+{
     if (mh0 < 0)
-        mh0 = cb_hws_min_hands(&ro->ws, r, d.hand);
+        mh0 = cb_hws_min_hands(&ro->ws, d->r, d->hand);
     int lb = mh0 - 1 < 1 ? 1 : mh0 - 1;
-    double pass_sc = pass_idx >= 0 ? pass_score(d.W, mh0, d.table_seat, d.partner, d.left, d.partner_hold) : -1e18;
+    double pass_sc = pass_idx >= 0 ? pass_score(d->W, mh0, d->table_seat, d->partner, d->left, d->partner_hold) : -1e18;
     for (int a = 0; a < top; a++)
-        cs[a].ub = final_score(&d, &cs[a], lb);
+        cs[a].ub = final_score(d, &cs[a], lb);
     int best = -1;
     double best_sc = -1e18;
     for (int a = 0; a < top; a++) {
@@ -536,8 +452,8 @@ int cb_rollout_choose(cb_rollout *ro, const cb_deal *g, cb_move *out)
         cs[b] = cs[a];
         cs[a] = tmp;
         const cb_rollout_cand *c = &cs[a];
-        int mh1 = cb_hws_min_hands(&ro->ws, r, d.hand - mv[c->idx].counts);
-        double sc = final_score(&d, c, mh1);
+        int mh1 = cb_hws_min_hands(&ro->ws, d->r, d->hand - mv[c->idx].counts);
+        double sc = final_score(d, c, mh1);
         if (sc > best_sc) {
             best_sc = sc;
             best = c->idx;
@@ -545,6 +461,45 @@ int cb_rollout_choose(cb_rollout *ro, const cb_deal *g, cb_move *out)
     }
     if (pass_idx >= 0 && (best < 0 || pass_sc > best_sc))
         best = pass_idx;
+    return best;
+}
+
+int cb_rollout_choose(cb_rollout *ro, const cb_deal *g, cb_move *out)
+{
+    const cb_rules *r = g->rules;
+    ro->decisions++;
+    cb_ctx ctx;
+    cb_deal_ctx(g, &ctx);
+    int n = cb_legal_moves(r, &ctx, ro->moves, ro->cap);
+    if (n > ro->cap) {
+        if (grow(ro, n) != 0)
+            return -1;
+        n = cb_legal_moves(r, &ctx, ro->moves, ro->cap);
+    }
+    if (n <= 0)
+        return -1;
+    const cb_move *mv = ro->moves;
+    if (n == 1) {
+        *out = mv[0];
+        return 0;
+    }
+    /* the whole hand in one play: always (the list has it exactly when it is legal; the
+     * canonical reading, as the heuristic plays it) */
+    for (int i = 0; i < n; i++)
+        if (mv[i].counts == ctx.hand) {
+            if (!cb_play_legal(r, &ctx, ctx.hand, out, NULL, 0))
+                *out = mv[i];
+            return 0;
+        }
+    ro->scored++;
+
+    rd d;
+    decision_init(&d, ro, g, ctx.hand);
+    bool all_exact = d.hand_n <= ro->exact_all_upto;
+    int pass_idx, mh0;
+    int nc = prescore(ro, &d, mv, n, all_exact, &pass_idx, &mh0);
+    int top = pick_exact(ro, ro->cands, mv, nc, all_exact);
+    int best = best_exact(ro, &d, ro->cands, mv, top, pass_idx, mh0);
     if (best < 0)
         return -1;
     *out = mv[best];

@@ -3,8 +3,12 @@
  *
  * The play-out policy keeps the heuristic's judgement (rollout.h), so the pieces both value
  * plays with live here once: a change to one of them changes both policies alike. They are
- * static inline because both files call them in their innermost loops. The holding models
- * (binomial tails, what a seat may hold) differ on purpose and stay in each file.
+ * static inline because both files call them in their innermost loops. One holding model: the
+ * binomial tails of a seat's share and what passes prove (both below). What stays in each file
+ * is how the products over ranks are organised (policy.c multiplies ranks ascending per query,
+ * rollout.c keeps suffix products built from the top rank down): the float results differ in
+ * the last bits, which is why the two policies agree on 99.9% of decisions and not 100%; one
+ * order for both would change one policy's play (see notes/DESIGN-NOTES.md, "rollout").
  */
 #ifndef CARDBOT_PLUGIN_SCORE_INT_H
 #define CARDBOT_PLUGIN_SCORE_INT_H
@@ -12,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cardbot/rules.h"
+#include "cardbot/game.h"
 #include "policy.h"
 
 /* Opponents keep bombs often: a bomb that may be out is half a threat. */
@@ -39,7 +43,6 @@ static inline bool shape_chain(int shape)
            shape == CB_PLANE_1 || shape == CB_PLANE_2;
 }
 
-static inline bool shape_bomb(int shape) { return shape == CB_BOMB || shape == CB_ROCKET; }
 
 /* Plays alike for the holding model (shape, main, length, cards): consecutive plays of a list
  * with the same key share the opponents' chances to beat them. */
@@ -76,6 +79,77 @@ static inline void ranks_ge(cb_counts k, unsigned ge[6])
     ge[5] = 0;
 }
 
+/* ---- holding model ---- */
+
+/* T[k][t] = P(Bin(k, f) >= t) for k, t = 0..4: a seat that holds the share f of the free cards
+ * out holds at least t of the k out of a rank. Closed forms; tests/test_rollout.c checks them
+ * float for float against the textbook sum of the pmf on every share a deal can produce
+ * (f = a / b, b <= 60). A seat known to hold kn of the rank holds >= t of it with
+ * T[k][t - kn] (1 when t <= kn). */
+static inline void binom_tails(double f, float T[5][5])
+{
+    double g = 1 - f, f2 = f * f, f3 = f2 * f, f4 = f3 * f, g2 = g * g, g3 = g2 * g, g4 = g3 * g;
+    for (int k = 0; k <= 4; k++)
+        for (int t = 0; t <= 4; t++)
+            T[k][t] = t == 0 ? 1.0f : 0.0f;
+    T[1][1] = (float)f;
+    T[2][1] = (float)(1 - g2);
+    T[2][2] = (float)f2;
+    T[3][1] = (float)(1 - g3);
+    T[3][2] = (float)(f2 * (3 - 2 * f));
+    T[3][3] = (float)f3;
+    T[4][1] = (float)(1 - g4);
+    T[4][2] = (float)(1 - g4 - 4 * f * g3);
+    T[4][3] = (float)(f3 * (4 - 3 * f));
+    T[4][4] = (float)f4;
+}
+
+/* What passes under must_beat proved, applied to the masks of a holding model: nz[o][t] = the
+ * ranks of which seat o may hold t or more, sure[o][t] = those it surely does. A seat lacks
+ * every rank above what it could not beat (and every bomb, when no_bomb); the cards of a rank
+ * one of the two other seats lacks are all with the other (the pool is exactly their hands).
+ * Integer masks only: both policies get the same masks from the same record. */
+static inline void holding_apply_voids(uint16_t nz[3][5], uint16_t sure[3][5], const cb_voids *v, int seat,
+                                       const cb_rules *r, cb_counts pool)
+{
+    int others[2], n = 0;
+    for (int o = 0; o < 3; o++)
+        if (o != seat)
+            others[n++] = o;
+    bool any = false;
+    for (int i = 0; i < 2; i++) {
+        int o = others[i];
+        const int8_t *ab = v->above[o];
+        unsigned cut = 0; /* a seat that cannot hold t of a rank cannot hold more either */
+        for (int t = 1; t <= 4; t++) {
+            if (ab[t] + 1 < CB_NRANKS) {
+                any = true;
+                cut |= rank_span(ab[t] + 1, CB_NRANKS - 1);
+            }
+            nz[o][t] &= (uint16_t)~cut;
+        }
+        if (v->no_bomb[o]) {
+            any = true;
+            nz[o][4] &= (uint16_t)~rank_span(0, CB_RANK_2);
+            if (r->game == CB_GAME_PDK && r->aaa_bomb)
+                nz[o][3] &= (uint16_t)~(1u << CB_RANK_A);
+        }
+    }
+    if (!any)
+        return;
+    unsigned pge[6];
+    ranks_ge(pool, pge);
+    for (int i = 0; i < 2; i++) {
+        int o = others[i], o2 = others[1 - i];
+        unsigned lacks = ~(unsigned)nz[o][1] & ((1u << CB_NRANKS) - 1u);
+        for (int t = 1; t <= 4; t++) {
+            /* all k cards of the rank are with o2: it holds >= t of them exactly when k >= t */
+            sure[o2][t] = (uint16_t)((sure[o2][t] & ~lacks) | (lacks & pge[t]));
+            nz[o2][t] = (uint16_t)((nz[o2][t] & ~lacks) | (lacks & pge[t]));
+        }
+    }
+}
+
 /* ---- score terms ---- */
 
 /* Danger of an opponent holding c cards (he may go out soon). */
@@ -106,6 +180,95 @@ static inline double ctl_spend(cb_counts play, const float ctlw[CB_NRANKS])
         k &= ~((cb_counts)15 << sh);
     }
     return spend;
+}
+
+/* ---- the score of a play (not a pass) ----
+ *
+ * Both policies score a play with these terms, in this order: the order is part of the result
+ * (double sums), so it is written once. The heuristic starts from -mh1 and adds the bomb
+ * penalty in place; the play-out policy starts from 0 and adds -mh1, the penalty and the
+ * endgame bonus once min-hands after is known (x - 0.0 == x: its in-place penalty is 0). */
+
+/* Chance nobody beats the play: the product over the opponents of (1 - risk). */
+static inline float hold_of(const float risk[3], const int opp[2], int nopp)
+{
+    /* one or two opponents: written out (1 * x == x, so the product is the loop's, bit for bit) */
+    if (nopp == 2)
+        return (1 - risk[opp[0]]) * (1 - risk[opp[1]]);
+    return nopp == 1 ? 1 - risk[opp[0]] : 1.0f;
+}
+
+/* A bomb is excused (no penalty for spending it) when it stops an opponent near the end: the
+ * table's player with 3 cards or fewer, or any opponent with 2 or fewer. table_seat -1: I lead. */
+static inline bool bomb_stops(int table_seat, int partner, const int left[3], const int opp[2], int nopp)
+{
+    bool stops = table_seat >= 0 && table_seat != partner && left[table_seat] <= 3;
+    for (int i = 0; i < nopp; i++)
+        if (left[opp[i]] <= 2)
+            stops = true;
+    return stops;
+}
+
+/* What play_terms reads of a decision, set once per decision: the game's weights, control
+ * weights per rank, danger of each seat's cards left, the opponents, the main rank to beat (0
+ * when leading) and the PDK bomb points scale. */
+typedef struct score_ctx {
+    const cb_hweights *W;
+    float ctlw[CB_NRANKS];
+    double dang[3];
+    int opp[2], nopp;
+    int base_rank;
+    double bomb_scale;
+} score_ctx;
+
+/* lead (the play holds), control cards spent and the main rank above the table's for a plain
+ * play, cards shed, the threat of opponents near the end who may beat it, and for a bomb the
+ * penalty and its PDK bomb points. Always inlined: both callers run it for every candidate. */
+__attribute__((always_inline)) static inline double
+play_terms(const score_ctx *k, double sc, const cb_move *m, float hold, bool bomb, double bomb_penalty,
+           const float risk[3])
+{
+    const cb_hweights *W = k->W;
+    const float *ctlw = k->ctlw;
+    const int *opp = k->opp;
+    int nopp = k->nopp, base_rank = k->base_rank;
+    const double *dang = k->dang;
+    double bomb_scale = k->bomb_scale;
+    sc += W->lead * hold;
+    if (!bomb) {
+        sc -= W->keep * ctl_spend(m->counts, ctlw); /* spending control cards */
+        sc -= W->rank * (double)(m->main - base_rank) / 12.0;
+    }
+    sc += W->shed * m->ncards;
+    double threat = 0; /* opponents with few cards who could beat this */
+    for (int i = 0; i < nopp; i++)
+        threat += dang[opp[i]] * risk[opp[i]];
+    sc -= W->threat * threat;
+    if (bomb) {
+        sc -= bomb_penalty;
+        sc += W->bombpts * bomb_scale * hold;
+    }
+    return sc;
+}
+
+/* Teams: overtaking the partner's play costs what that play was worth (it would hold with
+ * partner_hold); leading what a partner near the end (2 cards or fewer, enough for the play)
+ * can beat is worth pb, its chance to, more when it plays next. feeds(): does the second
+ * term apply (the caller then computes pb with its own seat_beat)? */
+static inline double coop_term(const cb_hweights *W, double sc, int partner, int table_seat, float partner_hold)
+{
+    if (table_seat >= 0 && table_seat == partner)
+        sc -= W->coop * partner_hold;
+    return sc;
+}
+static inline bool feeds(int partner, int table_seat, const int left[3], const cb_move *m)
+{
+    return table_seat < 0 && left[partner] <= 2 && m->ncards <= left[partner];
+}
+static inline double feed_term(const cb_hweights *W, double sc, float pb, int seat, int partner, int left_p)
+{
+    double near = cb_situ_next(seat) == partner ? 1.0 : 0.5;
+    return sc + W->feed * pb * near * (3 - left_p);
 }
 
 /* Score of a pass with mh0 plays left: the table seat ts (-1 when leading: no pass) may go

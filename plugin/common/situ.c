@@ -139,10 +139,6 @@ void cb_situ_from_deal(const cb_deal *g, cb_situ *s)
 
 void cb_situ_ctx(const cb_situ *s, cb_ctx *ctx)
 {
-    ctx->hand = s->hand;
-    ctx->table = s->table_seat >= 0 ? &s->table : NULL;
-    ctx->next_has_one = s->cards_left[cb_situ_next(s->seat)] == 1;
-    /* as the shim checks it: the PDK deal's first play, by the spade-3 holder */
-    ctx->first_play = s->first_play && s->rules->game == CB_GAME_PDK && s->rules->spade3_first &&
-                      (s->hand_cards & cb_card_bit(cb_card_id(CB_RANK_3, CB_SUIT_S)));
+    cb_ctx_make(ctx, s->rules, s->hand_cards, s->table_seat >= 0 ? &s->table : NULL,
+                s->cards_left[cb_situ_next(s->seat)], s->first_play);
 }

@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SPADE3 (cb_card_id(CB_RANK_3, CB_SUIT_S))
-
 __attribute__((format(printf, 3, 4)))
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -53,45 +51,32 @@ static bool reading_of(const cb_rules *r, cb_counts play, const cb_move *table, 
     return cb_play_legal(r, &ctx, play, m, NULL, 0);
 }
 
-int cb_worlds_from_view(cb_worlds *w, const cb_view *v, char *err, size_t errlen)
+/* The cards played, in all (*played_all) and per seat (total): nothing played twice, from my
+ * hand or outside the deck, every seat 0..2. */
+static int count_played(const cb_view *v, cb_cards *played_all, cb_counts total[3], char *err, size_t errlen)
 {
-    cb_wproof *keep = w->proofs;
-    int keep_cap = w->cap_proofs;
-    memset(w, 0, sizeof *w);
-    w->proofs = keep;
-    w->cap_proofs = keep ? keep_cap : 0;
-    w->trick_seat = -1;
-    w->max_restarts = 48;
-    w->max_swaps = 48;
-    if (!v || !v->rules || v->seat < 0 || v->seat > 2 || v->nseats != 3 || v->nhistory < 0 ||
-        (v->nhistory > 0 && !v->history))
-        return fail(err, errlen, "worlds: unusable view");
     const cb_rules *r = v->rules;
-    w->rules = r;
-    w->me = v->seat;
-    w->bidding = v->phase == CB_PHASE_BID;
-    w->my_hand = v->hand;
-    if (v->hand & ~r->deck)
-        return fail(err, errlen, "worlds: my hand holds cards outside the deck");
-    if (cb_cards_size(v->hand) != v->cards_left[v->seat])
-        return fail(err, errlen, "worlds: my hand has %d cards, cards_left says %d", cb_cards_size(v->hand),
-                    v->cards_left[v->seat]);
-
-    /* cards played, per seat; nothing played twice or from my hand */
-    cb_cards played_all = 0;
-    cb_counts total[3] = {0, 0, 0};
+    *played_all = 0;
+    total[0] = total[1] = total[2] = 0;
     for (int i = 0; i < v->nhistory; i++) {
         const cb_play_rec *h = &v->history[i];
         if (h->seat < 0 || h->seat > 2)
             return fail(err, errlen, "worlds: history entry %d has seat %d", i, (int)h->seat);
-        if (h->cards & (played_all | ~r->deck | v->hand))
+        if (h->cards & (*played_all | ~r->deck | v->hand))
             return fail(err, errlen, "worlds: history entry %d replays or invents cards", i);
-        played_all |= h->cards;
+        *played_all |= h->cards;
         total[h->seat] += cb_counts_of(h->cards);
     }
-    cb_cards pool = r->deck & ~v->hand & ~played_all;
+    return 0;
+}
 
-    /* cards known to be in a seat's hand */
+/* The cards known to be in a seat's hand (DDZ: the landlord's unplayed bottom; PDK: the spade 3
+ * with the first seat), the pool of unknown cards and what each other seat draws from it
+ * (DDZ while bidding: the bottom too). */
+static int known_cards(cb_worlds *w, const cb_view *v, cb_cards played_all, char *err, size_t errlen)
+{
+    const cb_rules *r = v->rules;
+    cb_cards pool = r->deck & ~v->hand & ~played_all;
     int ll = (v->landlord >= 0 && v->landlord < 3) ? v->landlord : -1;
     if (r->game == CB_GAME_DDZ && v->bottom && ll >= 0) {
         cb_cards b = v->bottom & ~played_all;
@@ -105,9 +90,9 @@ int cb_worlds_from_view(cb_worlds *w, const cb_view *v, char *err, size_t errlen
             w->fixed[ll] = b;
         }
     }
-    if (r->game == CB_GAME_PDK && r->spade3_first && (pool & cb_card_bit(SPADE3)) && v->first_seat >= 0 &&
+    if (r->game == CB_GAME_PDK && r->spade3_first && (pool & cb_card_bit(CB_CARD_S3)) && v->first_seat >= 0 &&
         v->first_seat < 3 && v->first_seat != w->me)
-        w->fixed[v->first_seat] |= cb_card_bit(SPADE3); /* the first seat is the spade-3 holder */
+        w->fixed[v->first_seat] |= cb_card_bit(CB_CARD_S3); /* the first seat is the spade-3 holder */
     for (int s = 0; s < 3; s++)
         pool &= ~w->fixed[s];
     w->pool = pool;
@@ -127,9 +112,16 @@ int cb_worlds_from_view(cb_worlds *w, const cb_view *v, char *err, size_t errlen
     sum += w->need_bottom;
     if (sum != cb_cards_size(pool))
         return fail(err, errlen, "worlds: %d unknown cards but the other seats hold %d", cb_cards_size(pool), sum);
+    return 0;
+}
 
-    /* the proofs: replay the tricks; a seat's hand at entry i is its hand now plus what it
-     * played from i on */
+/* The proofs: replay the tricks; a seat's hand at entry i is its hand now plus what it played
+ * from i on (total[s] less what it played before i). Under must_beat a pass by another seat is
+ * a proof (and a single passed caps its top rank); under warn_single so is a single played
+ * while the next seat held one card. Also the trick as it stands (w->trick...). */
+static int replay_proofs(cb_worlds *w, const cb_view *v, const cb_counts total[3], char *err, size_t errlen)
+{
+    const cb_rules *r = v->rules;
     cb_counts before[3] = {0, 0, 0};
     int left_now[3];
     for (int s = 0; s < 3; s++)
@@ -201,6 +193,37 @@ int cb_worlds_from_view(cb_worlds *w, const cb_view *v, char *err, size_t errlen
         w->trick_seat = -1;
     }
     return 0;
+}
+
+int cb_worlds_from_view(cb_worlds *w, const cb_view *v, char *err, size_t errlen)
+{
+    cb_wproof *keep = w->proofs;
+    int keep_cap = w->cap_proofs;
+    memset(w, 0, sizeof *w);
+    w->proofs = keep;
+    w->cap_proofs = keep ? keep_cap : 0;
+    w->trick_seat = -1;
+    w->max_restarts = 48;
+    w->max_swaps = 48;
+    if (!v || !v->rules || v->seat < 0 || v->seat > 2 || v->nseats != 3 || v->nhistory < 0 ||
+        (v->nhistory > 0 && !v->history))
+        return fail(err, errlen, "worlds: unusable view");
+    const cb_rules *r = v->rules;
+    w->rules = r;
+    w->me = v->seat;
+    w->bidding = v->phase == CB_PHASE_BID;
+    w->my_hand = v->hand;
+    if (v->hand & ~r->deck)
+        return fail(err, errlen, "worlds: my hand holds cards outside the deck");
+    if (cb_cards_size(v->hand) != v->cards_left[v->seat])
+        return fail(err, errlen, "worlds: my hand has %d cards, cards_left says %d", cb_cards_size(v->hand),
+                    v->cards_left[v->seat]);
+
+    cb_cards played_all;
+    cb_counts total[3];
+    if (count_played(v, &played_all, total, err, errlen) != 0 || known_cards(w, v, played_all, err, errlen) != 0)
+        return -1;
+    return replay_proofs(w, v, total, err, errlen);
 }
 
 void cb_worlds_free(cb_worlds *w)

@@ -77,10 +77,6 @@ static int heur_decide_bid(void *inst, const cb_view *v, cb_decision *out)
     double noise = (6 - h->level) * 0.7 * (cb_rng_unit(&rng) * 2 - 1);
     double sc = st.score + noise;
     if (v->rules->game == CB_GAME_DDZ) {
-        int high = 0;
-        for (int s = 0; s < 3; s++)
-            if (v->bids[s] > high)
-                high = v->bids[s];
         /* Thresholds for bids 1, 2, 3 (strength units, see strength.c). Calibrated by playing
          * level-6 deals out: the landlord wins about half of them from strength 5.5, 57% from
          * 8.5, 60% from 10.5. Weaker levels overbid a little. */

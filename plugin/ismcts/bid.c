@@ -17,18 +17,15 @@
 #include "ismcts.h"
 #include "../common/decision.h"
 
-int ism_decide_bid(ism *m, const cb_view *v, cb_decision *d)
+int is_decide_bid(is_inst *m, const cb_view *v, cb_decision *d)
 {
     const cb_rules *r = v->rules;
     bool ddz = r->game == CB_GAME_DDZ;
-    int high = 0;
-    bool taken = false;
-    for (int s = 0; s < 3; s++) {
-        if (v->bids[s] > high)
-            high = v->bids[s];
+    int high = cb_view_high_bid(v);
+    bool taken = false; /* 包庄 declared by another seat */
+    for (int s = 0; s < 3; s++)
         if (s != v->seat && v->bids[s] == 1)
             taken = true;
-    }
     if (!ddz) {
         if (!r->bao) {
             d->bid = 0;
@@ -45,7 +42,7 @@ int ism_decide_bid(ism *m, const cb_view *v, cb_decision *d)
         snprintf(d->explain, sizeof d->explain, "bid 3 already made");
         return 0;
     }
-    if (ism_threads(m, 1) != 0)
+    if (is_threads_ready(m, 1) != 0)
         return -1;
     is_thread *t = m->th[0];
     char err[120];

@@ -9,7 +9,7 @@
 
 #include "ismcts.h"
 
-int ism_endgame(ism *m, const is_setup *S, const cb_move *moves, int nmoves, int want_worlds, uint64_t node_budget,
+int is_endgame(is_inst *m, const is_setup *S, const cb_move *moves, int nmoves, int want_worlds, uint64_t node_budget,
                 int *wins_out)
 {
     is_thread *t = m->th[0];
@@ -32,14 +32,7 @@ int ism_endgame(ism *m, const is_setup *S, const cb_move *moves, int nmoves, int
         else if (cb_worlds_sample(&w, &rng, hands, NULL) != 0)
             return got > 0 ? got : -1;
         is_pos p;
-        memset(&p, 0, sizeof p);
-        for (int s = 0; s < 3; s++)
-            p.h[s] = cb_counts_of(hands[s]);
-        p.turn = (int8_t)S->root.turn;
-        p.tseat = (int8_t)S->root.table_seat;
-        p.npass = (int8_t)S->root.npass;
-        if (S->root.table_seat >= 0)
-            p.table = S->root.table;
+        is_pos_of_deal(&S->root, hands, &p);
         for (int j = 0; j < nmoves; j++) {
             is_pos c = p;
             int winner = is_pos_apply(S->rules, &c, &moves[j]);

@@ -176,14 +176,7 @@ static int evaluate(is_thread *t, cb_deal *g)
     if (S->solve_leaves_ok && S->leaf_cards > 0 && total_cards(g) <= S->leaf_cards &&
         t->leaf_nodes < S->leaf_budget) {
         is_pos p;
-        memset(&p, 0, sizeof p);
-        for (int s = 0; s < 3; s++)
-            p.h[s] = cb_counts_of(g->hands[s]);
-        p.turn = (int8_t)g->turn;
-        p.tseat = (int8_t)g->table_seat;
-        p.npass = (int8_t)g->npass;
-        if (g->table_seat >= 0)
-            p.table = g->table;
+        is_pos_of_deal(g, NULL, &p);
         int v = is_solve(&t->solver, &p, S->leaf_limit);
         t->leaf_nodes += t->solver.nodes;
         if (v >= 0) {

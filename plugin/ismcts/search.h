@@ -50,9 +50,6 @@ enum { IS_ROLLOUT_HEURISTIC = 0, IS_ROLLOUT_RANDOM = 1, IS_ROLLOUT_FAST = 2 };
 /* the root's policy: UCB like every node, or sequential halving over shared worlds */
 enum { IS_ROOT_UCB = 0, IS_ROOT_HALVING = 1 };
 
-/* Plays scored with an exact min-hands, in the tree and in the play-outs, by default: level 6's
- * own count (policy.c), so that the opponent model plays as level 6 itself. */
-#define IS_EXACT_DEFAULT 48
 /* root children at most (the plugin's width is at most 48, plus the pass) */
 #define IS_ROOT_MAX 64
 

@@ -49,6 +49,18 @@ void is_pos_ctx(const is_pos *p, cb_ctx *ctx)
     ctx->first_play = false; /* an endgame is never the deal's first play */
 }
 
+void is_pos_of_deal(const cb_deal *g, const cb_cards hands[3], is_pos *p)
+{
+    memset(p, 0, sizeof *p);
+    for (int s = 0; s < 3; s++)
+        p->h[s] = cb_counts_of(hands ? hands[s] : g->hands[s]);
+    p->turn = (int8_t)g->turn;
+    p->tseat = (int8_t)g->table_seat;
+    p->npass = (int8_t)g->npass;
+    if (g->table_seat >= 0)
+        p->table = g->table;
+}
+
 int is_pos_apply(const cb_rules *r, is_pos *p, const cb_move *m)
 {
     (void)r;

@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cardbot/rules.h"
+#include "cardbot/game.h"
 
 /* A perfect-information position, by ranks. */
 typedef struct is_pos {
@@ -66,5 +66,9 @@ int is_solve(is_solver *s, const is_pos *p, uint64_t node_limit);
 int is_pos_apply(const cb_rules *r, is_pos *p, const cb_move *m);
 /* The rules' context of the seat to act. */
 void is_pos_ctx(const is_pos *p, cb_ctx *ctx);
+/* The packed position of a deal's play state (turn, trick), with hands (NULL: g's own). The
+ * solver keeps its own position for speed: rank counts only, no record; tests step it side by
+ * side with cb_deal (test_ismcts_replay). Never the deal's first play (is_pos_ctx). */
+void is_pos_of_deal(const cb_deal *g, const cb_cards hands[3], is_pos *p);
 
 #endif

@@ -5,8 +5,8 @@
  * nothing else — but linked into the test from the build's static libraries (the Makefile's
  * PLUGIN_LIBS) and called directly through the plugins' private headers.
  */
-#ifndef CBT_BOTFIX_H
-#define CBT_BOTFIX_H
+#ifndef CARDBOT_TESTS_BOTFIX_H
+#define CARDBOT_TESTS_BOTFIX_H
 
 #include <stddef.h>
 

@@ -6,8 +6,8 @@
  * Linked only into the plugin tests (the Makefile's PLUGIN_SUPPORT_OBJ), because it calls
  * plugin code that the other tests do not link.
  */
-#ifndef CBT_ISMFIX_H
-#define CBT_ISMFIX_H
+#ifndef CARDBOT_TESTS_ISMFIX_H
+#define CARDBOT_TESTS_ISMFIX_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CARD_S3 0 /* the spade 3: rank 0, suit 0 */
 
 static bool classify_cached(const cb_rules *r, cb_cards table, cb_move *m, shim_cls_cache *c)
 {
@@ -50,18 +49,12 @@ int shim_view_check(const cb_view *v, int phase, shim_play_check *pc, shim_cls_c
         return rc;
     const cb_rules *r = v->rules;
     memset(pc, 0, sizeof *pc);
-    pc->ctx.hand = cb_counts_of(v->hand);
-    if (v->table) {
-        if (!classify_cached(r, v->table, &pc->table, cache)) {
-            if (err && errlen)
-                snprintf(err, errlen, "table: not a legal play");
-            return CB_ERR_VIEW;
-        }
-        pc->ctx.table = &pc->table;
+    if (v->table && !classify_cached(r, v->table, &pc->table, cache)) {
+        if (err && errlen)
+            snprintf(err, errlen, "table: not a legal play");
+        return CB_ERR_VIEW;
     }
-    pc->ctx.next_has_one = v->cards_left[(v->seat + 1) % v->nseats] == 1;
-    pc->ctx.first_play = r->game == CB_GAME_PDK && r->spade3_first && v->nhistory == 0 &&
-                         (v->hand & cb_card_bit(CARD_S3));
+    cb_view_ctx(v, v->table ? &pc->table : NULL, &pc->ctx); /* core's one play context */
     pc->need_spade3 = pc->ctx.first_play;
     return 0;
 }
@@ -75,7 +68,7 @@ bool shim_play_ok(const cb_view *v, const shim_play_check *pc, cb_cards cards, c
         snprintf(why, whylen, "cards not in hand%s%s", buf[0] ? ": " : "", buf);
         return false;
     }
-    if (pc->need_spade3 && !(cards & cb_card_bit(CARD_S3))) {
+    if (pc->need_spade3 && !(cards & cb_card_bit(CB_CARD_S3))) {
         snprintf(why, whylen, "the first play must hold the spade 3");
         return false;
     }

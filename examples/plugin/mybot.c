@@ -35,7 +35,7 @@
 #include <string.h>
 
 #include <cardbot/bot.h>   /* the ABI: cb_bot, cb_view, cb_decision */
-#include <cardbot/game.h>  /* cb_view_legal_bids (libcardbot) */
+#include <cardbot/game.h>  /* cb_view_legal_bids, cb_view_ctx (libcardbot) */
 #include <cardbot/rules.h> /* cb_legal_moves, cb_classify (libcardbot) */
 
 /* One instance: its parameter and a scratch list of moves, grown as needed. */
@@ -100,19 +100,14 @@ static int mybot_decide_play(void *inst, const cb_view *v, cb_decision *out)
     mybot *b = inst;
     const cb_rules *r = v->rules;
 
-    /* The situation in the rules' terms: my hand, the play to beat (if any), and the two
-     * flags that change what is legal. */
+    /* The situation in the rules' terms — my hand, the play to beat (if any), whether the
+     * next seat has one card left (报单必顶) and whether this is the spade-3 first play — as
+     * core derives it for every host and plugin (cb_view_ctx). */
     cb_ctx ctx;
     cb_move table;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.hand = cb_counts_of(v->hand);
-    if (v->table) {
-        if (!cb_classify(r, cb_counts_of(v->table), &table, NULL, 0))
-            return -1; /* cannot happen: the shim checked the view */
-        ctx.table = &table;
-    }
-    ctx.next_has_one = v->cards_left[(v->seat + 1) % v->nseats] == 1; /* 报单必顶 */
-    ctx.first_play = r->game == CB_GAME_PDK && r->spade3_first && v->nhistory == 0; /* ♠3 */
+    if (v->table && !cb_classify(r, cb_counts_of(v->table), &table, NULL, 0))
+        return -1; /* cannot happen: the shim checked the view */
+    cb_view_ctx(v, v->table ? &table : NULL, &ctx);
 
     /* Every legal play by ranks: count them, make room in the instance, list them. */
     int n = cb_legal_moves(r, &ctx, NULL, 0);

@@ -89,7 +89,7 @@ size_t cb_cards_format(cb_cards c, bool with_suits, char *buf, size_t len);
 size_t cb_counts_format(cb_counts k, char *buf, size_t len);
 extern const char cb_rank_chars[CB_NRANKS + 1]; /* "3456789TJQKA2XD" (read-only) */
 
-/* ---- appended after 1.1.0 (existing declarations above are unchanged) ---- */
+/* ---- appended in 1.2.0 (existing declarations above are unchanged) ---- */
 
 /* The spade 3 (rank 3, suit s: card id 0). Under the PDK spade3_first rule its holder leads
  * the deal and the first play must contain it (rules.h: cb_ctx_make); one name so no caller

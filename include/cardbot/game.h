@@ -33,8 +33,8 @@ extern "C" {
 #define CB_VERSION_MAJOR 1
 #define CB_VERSION_MINOR 1
 #define CB_VERSION_PATCH 0
-#define CB_VERSION "1.1.0"
-/* The version of the library actually loaded ("1.1.0"); compare with CB_VERSION. */
+#define CB_VERSION "1.2.0"
+/* The version of the library actually loaded ("1.2.0"); compare with CB_VERSION. */
 const char *cb_version(void);
 
 /* ---- what passes prove ---- */
@@ -240,7 +240,7 @@ int cb_engine_bomb_tricks(const cb_engine *e, int seat);
  * (purpose "seed"), never from their dealing generator. */
 uint64_t cb_prf64(uint64_t key, const char *purpose, uint64_t a, uint64_t b, uint64_t c);
 
-/* ---- appended after 1.1.0: facts of a view that every reader used to re-derive ---- */
+/* ---- appended in 1.2.0: facts of a view that every reader used to re-derive ---- */
 
 /* The highest bid in v->bids: 0 when no seat has bid above a pass (-1 = not asked counts as
  * nothing). DDZ 叫分: 1..3; rob: 1 called, 2 robbed; PDK: 1 = 包庄 declared. */

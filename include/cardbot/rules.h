@@ -234,7 +234,7 @@ typedef struct cb_pdk_result {
  * Sum of deltas is always 0. */
 void cb_pdk_settle(const cb_rules *r, const cb_pdk_result *res, int delta[3]);
 
-/* ---- appended after 1.1.0: helpers every caller used to re-derive ---- */
+/* ---- appended in 1.2.0: helpers every caller used to re-derive ---- */
 
 /* Is m a bomb in the counting sense: four of a kind (PDK aaa_bomb: AAA) or the rocket — the
  * plays cb_view.bombs counts, the DDZ stake doubles for and PDK pays bomb points for. Inline:

@@ -440,7 +440,7 @@ static cb_cards straight(const cb_rules *r, cb_cards used, int lo, int n, const 
     return st;
 }
 
-#define SPADE3 cb_card_bit(cb_card_id(CB_RANK_3, CB_SUIT_S))
+#define SPADE3 cb_card_bit(CB_CARD_S3)
 
 static void pos_tmpl(cbt_vb *b, const cb_rules *r, int seat, const char *hand, const char *table, int ts)
 {

@@ -138,8 +138,12 @@ $(SHIM_LIB): $(SHIM_SO)
 	ln -sf $(notdir $<) $(B)/libcardbot-shim.so.$(SOMAJOR)
 	ln -sf $(notdir $<) $@
 
-$(CLI_BIN): $(CLI_OBJ) $(SHIM_LIB) $(CORE_LIB)
-	$(CC) -o $@ $(CLI_OBJ) -L$(B) -lcardbot-shim $(CORE_LINK) -Wl,-rpath,'$$ORIGIN:$$ORIGIN/../lib' \
+# cardbot match --help-strategy prints the bundled plugins' parameter tables: the binary links
+# those table objects (and the table printer) themselves, not the plugins
+CLI_TABLE_OBJ := $(addprefix $(B)/plugin/,common/params.o ismcts/params.o heuristic/params.o pimc/params.o \
+                   rulebot/params.o)
+$(CLI_BIN): $(CLI_OBJ) $(CLI_TABLE_OBJ) $(SHIM_LIB) $(CORE_LIB)
+	$(CC) -o $@ $(CLI_OBJ) $(CLI_TABLE_OBJ) -L$(B) -lcardbot-shim $(CORE_LINK) -Wl,-rpath,'$$ORIGIN:$$ORIGIN/../lib' \
 	  $(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
 
 # Keep intermediate objects (plugin and test-support .o) so a rebuild reuses them.

@@ -388,6 +388,41 @@ static void test_results_whole(void **s)
     g_free(cfg);
 }
 
+/* --help-strategy prints each bundled plugin's parameter table: the very block README holds
+ * between its params markers (both come from the plugin's own table); no config needed. */
+static void test_help_strategy(void **s)
+{
+    (void)s;
+    char *readme = slurp("README.md");
+    assert_true(readme[0]);
+    static const char *const plugins[] = {"ismcts", "heuristic", "pimc", "rulebot"};
+    for (size_t i = 0; i < sizeof plugins / sizeof plugins[0]; i++) {
+        char *out, *err;
+        assert_int_equal(cbt_cardbot(&out, &err, "match", "--help-strategy", plugins[i], NULL), 0);
+        char *open = g_strdup_printf("<!-- params:%s -->\n", plugins[i]);
+        char *close = g_strdup_printf("<!-- /params:%s -->", plugins[i]);
+        const char *a = strstr(readme, open), *b = a ? strstr(a, close) : NULL;
+        assert_non_null(a);
+        assert_non_null(b);
+        char *block = g_strndup(a + strlen(open), (size_t)(b - a - strlen(open)));
+        if (!strstr(out, block))
+            print_error("--help-strategy %s printed:\n%s\nREADME has:\n%s\n", plugins[i], out, block);
+        assert_non_null(strstr(out, block));
+        g_free(block);
+        g_free(open);
+        g_free(close);
+        g_free(out);
+        g_free(err);
+    }
+    char *out, *err;
+    assert_int_equal(cbt_cardbot(&out, &err, "match", "--help-strategy", "nosuch", NULL), 2);
+    assert_non_null(strstr(err, "nosuch"));
+    assert_string_equal(out, "");
+    g_free(out);
+    g_free(err);
+    g_free(readme);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -396,6 +431,7 @@ int main(void)
         cmocka_unit_test(test_deals_first_bidder),
         cmocka_unit_test(test_deals_errors),
         cmocka_unit_test(test_results_whole),
+        cmocka_unit_test(test_help_strategy),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     cbt_tmp_remove();

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <glib.h>
 
@@ -66,6 +67,10 @@ int cb_cli_hand_size_ok(const char *cmd, const char *what, cb_counts hand, const
 
 /* Text echoed in a message, cut to fit buf ("..." marks a cut). Returns buf. */
 const char *cb_cli_shorten(const char *text, char *buf, size_t len);
+
+/* Print a bundled plugin's parameter table (strategy_help.c) to f: 0, or the usage status
+ * (the message printed) for an unknown plugin. */
+int cb_cli_strategy_help(FILE *f, const char *plugin);
 
 /* The kickers of a classified play: its cards less the main part (the unit cards at each chain
  * rank of a triple / plane / four-with); 0 for shapes without kickers. */

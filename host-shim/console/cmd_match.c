@@ -74,6 +74,8 @@ static int parse_options(int *argc, char ***argv, cb_match_args *a)
          "sequential test of the two seated strategies on paired deals; stops at its verdict "
          "(alpha, beta default 0.05)",
          "elo0=E0,elo1=E1[,alpha=A,beta=B]"},
+        {"help-strategy", 0, 0, G_OPTION_ARG_STRING, &a->help_strategy,
+         "print a bundled plugin's parameters (ismcts, heuristic, pimc, rulebot) and exit", "PLUGIN"},
         {"report", 0, 0, G_OPTION_ARG_FILENAME, &a->report,
          "write a self-contained HTML page: win share and points as the games went, the pair, the SPRT", "FILE"},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
@@ -88,6 +90,8 @@ static int parse_options(int *argc, char ***argv, cb_match_args *a)
         return rc;
     if (*argc > 1)
         return cb_match_usage_error("unexpected argument '%s'", (*argv)[1]);
+    if (a->help_strategy)
+        return -1; /* printed by the caller: no config needed */
     if (!a->config)
         return cb_match_usage_error("missing --config FILE");
     return 0;
@@ -105,6 +109,7 @@ static void args_free(cb_match_args *a)
     g_free(a->progress);
     g_free(a->sprt);
     g_free(a->report);
+    g_free(a->help_strategy);
 }
 
 /* The strategy names the match seats ([table.ID] over [seats]; the shim checked them). */
@@ -255,6 +260,11 @@ int cb_cmd_match(int argc, char **argv)
     cb_match_cmd m;
     memset(&m, 0, sizeof m);
     int status = parse_options(&argc, &argv, &m.a);
+    if (status == -1) {
+        status = cb_cli_strategy_help(stdout, m.a.help_strategy);
+        args_free(&m.a);
+        return status;
+    }
     /* SIGINT / SIGTERM wait for the watcher thread (match_run.c): blocked from here on, in
      * this thread and every thread started after, so none of them is cut short mid-line */
     sigset_t old_sigs;

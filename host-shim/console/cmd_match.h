@@ -11,7 +11,7 @@
 
 /* The command line as given (GOption fills it). */
 typedef struct cb_match_args {
-    char *config, *replay, *table_id, *deals, *save_deals, *results, *shard, *progress, *sprt, *report;
+    char *config, *replay, *table_id, *deals, *save_deals, *results, *shard, *progress, *sprt, *report, *help_strategy;
     gint64 games, seed; /* G_MININT64: not given */
     gint concurrency, landlord;
     gboolean duplicate, quiet;

@@ -219,6 +219,21 @@ static void value_text(size_t i, const void *val, char *buf, size_t len)
     snprintf(buf, len, "?");
 }
 
+int cb_rules_get(const cb_rules *r, const char *key, char *buf, size_t len, cb_flag_kind *kind)
+{
+    for (size_t i = 0; i < sizeof key_table / sizeof key_table[0]; i++) {
+        if (strcmp(key_table[i].key, key) != 0)
+            continue;
+        value_text(i, (const char *)r + key_table[i].off, buf, len);
+        if (kind)
+            *kind = key_table[i].kind == K_BOOL ? CB_FLAG_BOOL
+                    : key_table[i].kind == K_U8 || key_table[i].kind == K_INT ? CB_FLAG_NUMBER
+                                                                              : CB_FLAG_WORD;
+        return 0;
+    }
+    return -1;
+}
+
 /* key_table[i] set to `size` bytes at `val` on rules r: refused when r's game does not read the
  * key, unless the value is the one the game's own preset holds (it changes nothing, and so a
  * full list of keys read from any rules can be written back to them). Why refuse: the game's

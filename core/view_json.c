@@ -35,69 +35,18 @@ void cb_json_free(char *text)
 }
 
 /* ---- rules flags ----
- * How each cb_rules_keys flag is written: the key table of presets.c is private to it, so the
- * writer keeps its own, and checks after writing that the flags it wrote give back the very
- * rules (cb_rules_equal): a flag added to cb_rules but not here makes the writer refuse,
- * never silently drop it (and test_exec_json walks cb_rules_keys to catch that early). */
-typedef enum { F_BOOL, F_U8, F_INT, F_SHORT, F_FOUR } flag_kind;
-static const struct {
-    const char *key;
-    flag_kind kind;
-    size_t off;
-} flag_table[] = {
-    {"must_beat", F_BOOL, offsetof(cb_rules, must_beat)},
-    {"must_beat_bomb", F_BOOL, offsetof(cb_rules, must_beat_bomb)},
-    {"spade3_first", F_BOOL, offsetof(cb_rules, spade3_first)},
-    {"warn_single", F_BOOL, offsetof(cb_rules, warn_single)},
-    {"min_pair_chain", F_U8, offsetof(cb_rules, min_pair_chain)},
-    {"short_triple", F_SHORT, offsetof(cb_rules, short_triple)},
-    {"four_with", F_FOUR, offsetof(cb_rules, four_with)},
-    {"aaa_bomb", F_BOOL, offsetof(cb_rules, aaa_bomb)},
-    {"rocket_kickers", F_BOOL, offsetof(cb_rules, rocket_kickers)},
-    {"four_two_same", F_BOOL, offsetof(cb_rules, four_two_same)},
-    {"rob", F_BOOL, offsetof(cb_rules, rob)},
-    {"card_points", F_INT, offsetof(cb_rules, card_points)},
-    {"spring_double", F_BOOL, offsetof(cb_rules, spring_double)},
-    {"bomb_points", F_INT, offsetof(cb_rules, bomb_points)},
-    {"bao", F_BOOL, offsetof(cb_rules, bao)},
-    {"bao_points", F_INT, offsetof(cb_rules, bao_points)},
-    {"plane_single_wings", F_BOOL, offsetof(cb_rules, plane_single_wings)},
-    {"plane_pair_wings", F_BOOL, offsetof(cb_rules, plane_pair_wings)},
-    {"short_follow", F_BOOL, offsetof(cb_rules, short_follow)},
-    {"max_pair_chain", F_U8, offsetof(cb_rules, max_pair_chain)},
-};
-#define NFLAGS (sizeof flag_table / sizeof flag_table[0])
+ * Flags are read through cb_rules_get (presets.c owns the key table) and written typed; after
+ * writing, the flags must give back the very rules (cb_rules_equal): rules that differ in a
+ * member no flag names cannot be carried, and are refused rather than silently dropped. */
 
-static long flag_value(const cb_rules *r, size_t i)
+static void add_flag_value(JsonBuilder *b, const char *text, cb_flag_kind kind)
 {
-    const char *p = (const char *)r + flag_table[i].off;
-    switch (flag_table[i].kind) {
-    case F_BOOL: { bool b; memcpy(&b, p, sizeof b); return b; }
-    case F_INT: { int x; memcpy(&x, p, sizeof x); return x; }
-    default: { uint8_t u; memcpy(&u, p, sizeof u); return u; }
-    }
-}
-
-static const char *short_name(long v)
-{
-    return v == CB_SHORT_ALWAYS ? "always" : v == CB_SHORT_NEVER ? "never" : "last";
-}
-
-static const char *four_name(long v)
-{
-    return v == (CB_FOUR_WITH_2 | CB_FOUR_WITH_3) ? "both" : v == CB_FOUR_WITH_2 ? "2" : v == CB_FOUR_WITH_3 ? "3" : "none";
-}
-
-/* The flag's value as cb_rules_set reads it. */
-static void flag_text(const cb_rules *r, size_t i, char *buf, size_t len)
-{
-    long v = flag_value(r, i);
-    switch (flag_table[i].kind) {
-    case F_BOOL: snprintf(buf, len, "%s", v ? "true" : "false"); break;
-    case F_SHORT: snprintf(buf, len, "%s", short_name(v)); break;
-    case F_FOUR: snprintf(buf, len, "%s", four_name(v)); break;
-    default: snprintf(buf, len, "%ld", v); break;
-    }
+    if (kind == CB_FLAG_BOOL)
+        json_builder_add_boolean_value(b, strcmp(text, "true") == 0);
+    else if (kind == CB_FLAG_NUMBER)
+        json_builder_add_int_value(b, strtol(text, NULL, 10));
+    else
+        json_builder_add_string_value(b, text);
 }
 
 /* ---- writing ---- */
@@ -161,20 +110,16 @@ static int add_rules(JsonBuilder *b, const cb_rules *r, char *err, size_t errlen
     json_builder_set_member_name(b, "rules");
     json_builder_begin_object(b);
     add_str(b, "preset", preset);
-    for (size_t i = 0; i < NFLAGS; i++) {
-        long v = flag_value(r, i);
-        if (v == flag_value(&base, i))
+    for (int i = 0; cb_rules_keys[i]; i++) {
+        char text[32], was[32];
+        cb_flag_kind kind;
+        if (cb_rules_get(r, cb_rules_keys[i], text, sizeof text, &kind) != 0 ||
+            cb_rules_get(&base, cb_rules_keys[i], was, sizeof was, NULL) != 0 || strcmp(text, was) == 0)
             continue;
-        char text[32];
-        flag_text(r, i, text, sizeof text);
-        if (cb_rules_set(&rebuilt, flag_table[i].key, text, err, errlen) != 0)
+        if (cb_rules_set(&rebuilt, cb_rules_keys[i], text, err, errlen) != 0)
             return -1;
-        json_builder_set_member_name(b, flag_table[i].key);
-        switch (flag_table[i].kind) {
-        case F_BOOL: json_builder_add_boolean_value(b, v != 0); break;
-        case F_SHORT: case F_FOUR: json_builder_add_string_value(b, text); break;
-        default: json_builder_add_int_value(b, v); break;
-        }
+        json_builder_set_member_name(b, cb_rules_keys[i]);
+        add_flag_value(b, text, kind);
     }
     json_builder_end_object(b);
     if (!cb_rules_equal(&rebuilt, r))

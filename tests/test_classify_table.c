@@ -1034,6 +1034,41 @@ static void test_house_rule_keys(void **state)
 /* A key the rules' game never reads (rules.h marks each member's game) takes only the value
  * that game's preset holds, which changes nothing; any other value is refused naming the key
  * and the preset, the rules unchanged. The config's [rules] and the CLI's --flag come here. */
+/* cb_rules_get reads every flag back as cb_rules_set takes it: on each preset, each key's text
+ * set on a fresh copy of the preset changes nothing; a changed flag reads back changed; the
+ * kind matches the text; an unknown key is -1. */
+static void test_rules_get(void **state)
+{
+    (void)state;
+    static const char *const presets[] = {"pdk16", "pdk15", "guanpai", "ddz", "noip2015"};
+    for (size_t p = 0; p < sizeof presets / sizeof presets[0]; p++) {
+        cb_rules r, back;
+        assert_int_equal(cb_rules_preset(presets[p], &r), 0);
+        for (int k = 0; cb_rules_keys[k]; k++) {
+            char text[32];
+            cb_flag_kind kind;
+            assert_int_equal(cb_rules_get(&r, cb_rules_keys[k], text, sizeof text, &kind), 0);
+            back = r;
+            assert_int_equal(cb_rules_set(&back, cb_rules_keys[k], text, NULL, 0), 0);
+            assert_true(cb_rules_equal(&back, &r));
+            if (kind == CB_FLAG_BOOL)
+                assert_true(!strcmp(text, "true") || !strcmp(text, "false"));
+            if (kind == CB_FLAG_NUMBER)
+                assert_true(text[0] >= '0' && text[0] <= '9');
+        }
+    }
+    cb_rules r;
+    assert_int_equal(cb_rules_preset("pdk16", &r), 0);
+    assert_int_equal(cb_rules_set(&r, "short_triple", "always", NULL, 0), 0);
+    assert_int_equal(cb_rules_set(&r, "card_points", "7", NULL, 0), 0);
+    char text[32];
+    assert_int_equal(cb_rules_get(&r, "short_triple", text, sizeof text, NULL), 0);
+    assert_string_equal(text, "always");
+    assert_int_equal(cb_rules_get(&r, "card_points", text, sizeof text, NULL), 0);
+    assert_string_equal(text, "7");
+    assert_int_equal(cb_rules_get(&r, "no_such_key", text, sizeof text, NULL), -1);
+}
+
 static void test_keys_of_other_games(void **state)
 {
     (void)state;
@@ -1086,6 +1121,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_house_rule_keys),
         cmocka_unit_test(test_keys_of_other_games),
+        cmocka_unit_test(test_rules_get),
         cmocka_unit_test(test_classify_table),
         cmocka_unit_test(test_readings_consistent),
         cmocka_unit_test(test_reading_rows),

@@ -17,79 +17,22 @@
 #include "cardbot/game.h"
 #include "match.h"
 
-/* How each rules flag is read from cb_rules and written (as the cardbot-1 protocol writes
- * them: booleans, numbers, and short_triple / four_with as their cb_rules_set words). Keys
- * come from cb_rules_keys, the core's list: one this table lacks is written as null, and
- * tests/test_replay_schema.py refuses a null flag, so a flag added to the core without a
- * line here fails a test instead of vanishing from replays. */
-typedef enum { F_BOOL, F_U8, F_INT, F_SHORT, F_FOUR } flag_kind;
-static const struct {
-    const char *key;
-    flag_kind kind;
-    size_t off;
-} flag_table[] = {
-    {"must_beat", F_BOOL, offsetof(cb_rules, must_beat)},
-    {"must_beat_bomb", F_BOOL, offsetof(cb_rules, must_beat_bomb)},
-    {"spade3_first", F_BOOL, offsetof(cb_rules, spade3_first)},
-    {"warn_single", F_BOOL, offsetof(cb_rules, warn_single)},
-    {"min_pair_chain", F_U8, offsetof(cb_rules, min_pair_chain)},
-    {"short_triple", F_SHORT, offsetof(cb_rules, short_triple)},
-    {"four_with", F_FOUR, offsetof(cb_rules, four_with)},
-    {"aaa_bomb", F_BOOL, offsetof(cb_rules, aaa_bomb)},
-    {"rocket_kickers", F_BOOL, offsetof(cb_rules, rocket_kickers)},
-    {"four_two_same", F_BOOL, offsetof(cb_rules, four_two_same)},
-    {"rob", F_BOOL, offsetof(cb_rules, rob)},
-    {"card_points", F_INT, offsetof(cb_rules, card_points)},
-    {"spring_double", F_BOOL, offsetof(cb_rules, spring_double)},
-    {"bomb_points", F_INT, offsetof(cb_rules, bomb_points)},
-    {"bao", F_BOOL, offsetof(cb_rules, bao)},
-    {"bao_points", F_INT, offsetof(cb_rules, bao_points)},
-    {"plane_single_wings", F_BOOL, offsetof(cb_rules, plane_single_wings)},
-    {"plane_pair_wings", F_BOOL, offsetof(cb_rules, plane_pair_wings)},
-    {"short_follow", F_BOOL, offsetof(cb_rules, short_follow)},
-    {"max_pair_chain", F_U8, offsetof(cb_rules, max_pair_chain)},
-};
-#define NFLAGS (sizeof flag_table / sizeof flag_table[0])
-
+/* A rules flag, typed, read through the core's one reader (cb_rules_get). A key the core lists
+ * but cannot read back is written as null, and tests/test_replay_schema.py refuses a null
+ * flag, so such a key fails a test instead of vanishing from replays. */
 static void add_flag(JsonBuilder *b, const cb_rules *r, const char *key)
 {
     json_builder_set_member_name(b, key);
-    size_t i = 0;
-    while (i < NFLAGS && strcmp(flag_table[i].key, key) != 0)
-        i++;
-    if (i == NFLAGS) {
+    char text[32];
+    cb_flag_kind kind;
+    if (cb_rules_get(r, key, text, sizeof text, &kind) != 0)
         json_builder_add_null_value(b);
-        return;
-    }
-    const char *p = (const char *)r + flag_table[i].off;
-    bool bv;
-    int iv;
-    uint8_t u;
-    switch (flag_table[i].kind) {
-    case F_BOOL:
-        memcpy(&bv, p, sizeof bv);
-        json_builder_add_boolean_value(b, bv);
-        break;
-    case F_INT:
-        memcpy(&iv, p, sizeof iv);
-        json_builder_add_int_value(b, iv);
-        break;
-    case F_U8:
-        memcpy(&u, p, sizeof u);
-        json_builder_add_int_value(b, u);
-        break;
-    case F_SHORT:
-        memcpy(&u, p, sizeof u);
-        json_builder_add_string_value(b, u == CB_SHORT_ALWAYS ? "always" : u == CB_SHORT_NEVER ? "never" : "last");
-        break;
-    case F_FOUR:
-        memcpy(&u, p, sizeof u);
-        json_builder_add_string_value(b, u == (CB_FOUR_WITH_2 | CB_FOUR_WITH_3) ? "both"
-                                         : u == CB_FOUR_WITH_2                ? "2"
-                                         : u == CB_FOUR_WITH_3                ? "3"
-                                                                              : "none");
-        break;
-    }
+    else if (kind == CB_FLAG_BOOL)
+        json_builder_add_boolean_value(b, strcmp(text, "true") == 0);
+    else if (kind == CB_FLAG_NUMBER)
+        json_builder_add_int_value(b, strtol(text, NULL, 10));
+    else
+        json_builder_add_string_value(b, text);
 }
 
 static void add_str(JsonBuilder *b, const char *key, const char *v)

@@ -251,6 +251,14 @@ static inline bool cb_move_is_bomb(const cb_move *m) { return m->shape == CB_BOM
 void cb_ctx_make(cb_ctx *ctx, const cb_rules *r, cb_cards hand, const cb_move *table, int next_left,
                  bool nothing_played);
 
+/* The value of rules flag `key` in r as cb_rules_set reads it back ("true", "3", "last",
+ * "both"), into buf, and its kind for writers of typed formats (JSON): CB_FLAG_BOOL ("true" /
+ * "false"), CB_FLAG_NUMBER (decimal digits), CB_FLAG_WORD (a word of the flag's own, four_with's
+ * "2" and "3" included). 0, or -1 for a key cb_rules_keys lacks. Appended in 1.2.0: the one
+ * reader of flags (the protocol codec and replay headers write rules through it). */
+typedef enum cb_flag_kind { CB_FLAG_BOOL = 0, CB_FLAG_NUMBER = 1, CB_FLAG_WORD = 2 } cb_flag_kind;
+int cb_rules_get(const cb_rules *r, const char *key, char *buf, size_t len, cb_flag_kind *kind);
+
 #ifdef __cplusplus
 }
 #endif

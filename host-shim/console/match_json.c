@@ -13,3 +13,27 @@ char *cb_match_json_finish(JsonBuilder *b)
     g_object_unref(b);
     return text;
 }
+
+void cb_match_json_str(JsonBuilder *b, const char *key, const char *v)
+{
+    json_builder_set_member_name(b, key);
+    if (!v) {
+        json_builder_add_null_value(b);
+        return;
+    }
+    char *valid = g_utf8_make_valid(v, -1);
+    json_builder_add_string_value(b, valid);
+    g_free(valid);
+}
+
+void cb_match_json_int(JsonBuilder *b, const char *key, gint64 v)
+{
+    json_builder_set_member_name(b, key);
+    json_builder_add_int_value(b, v);
+}
+
+void cb_match_json_bool(JsonBuilder *b, const char *key, gboolean v)
+{
+    json_builder_set_member_name(b, key);
+    json_builder_add_boolean_value(b, v);
+}

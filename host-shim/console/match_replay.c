@@ -22,12 +22,6 @@ static void add_cards(JsonBuilder *b, const char *key, cb_cards c)
     json_builder_add_string_value(b, buf);
 }
 
-static void add_int(JsonBuilder *b, const char *key, gint64 v)
-{
-    json_builder_set_member_name(b, key);
-    json_builder_add_int_value(b, v);
-}
-
 static void add_u64(JsonBuilder *b, const char *key, uint64_t v)
 {
     json_builder_set_member_name(b, key);
@@ -84,9 +78,9 @@ static char *game_json(const cb_rules *r, const cb_match_game *gm, bool full)
     /* the discriminator: a replay file opens with a "header" line (replay_header.c) */
     json_builder_set_member_name(b, "type");
     json_builder_add_string_value(b, "game");
-    add_int(b, "game", gm->index);
-    add_int(b, "deal", gm->deal);
-    add_int(b, "rotation", gm->rotation);
+    cb_match_json_int(b, "game", gm->index);
+    cb_match_json_int(b, "deal", gm->deal);
+    cb_match_json_int(b, "rotation", gm->rotation);
     json_builder_set_member_name(b, "rules");
     json_builder_add_string_value(b, r->preset);
     json_builder_set_member_name(b, "seats");
@@ -106,17 +100,17 @@ static char *game_json(const cb_rules *r, const cb_match_game *gm, bool full)
     }
     json_builder_end_array(b);
     add_cards(b, "bottom", gm->bottom);
-    add_int(b, "redeals", gm->redeals);
-    add_int(b, "first_seat", gm->first_seat);
-    add_int(b, "first_bidder", gm->first_bidder);
+    cb_match_json_int(b, "redeals", gm->redeals);
+    cb_match_json_int(b, "first_seat", gm->first_seat);
+    cb_match_json_int(b, "first_bidder", gm->first_bidder);
     json_builder_set_member_name(b, "bids");
     json_builder_begin_array(b);
     for (int i = 0; i < gm->nbids; i++) {
         const cb_match_bid *bd = &gm->bids[i];
         json_builder_begin_object(b);
-        add_int(b, "seat", bd->seat);
-        add_int(b, "bid", bd->bid);
-        add_int(b, "code", bd->code);
+        cb_match_json_int(b, "seat", bd->seat);
+        cb_match_json_int(b, "bid", bd->bid);
+        cb_match_json_int(b, "code", bd->code);
         add_value(b, bd->value);
         add_text(b, "explain", bd->explain, sizeof bd->explain);
         if (full)
@@ -124,20 +118,20 @@ static char *game_json(const cb_rules *r, const cb_match_game *gm, bool full)
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
-    add_int(b, "landlord", gm->landlord);
-    add_int(b, "bid_value", gm->bid_value);
+    cb_match_json_int(b, "landlord", gm->landlord);
+    cb_match_json_int(b, "bid_value", gm->bid_value);
     json_builder_set_member_name(b, "plays");
     json_builder_begin_array(b);
     for (int i = 0; i < gm->nplays; i++) {
         const cb_match_play *p = &gm->plays[i];
         json_builder_begin_object(b);
-        add_int(b, "seat", p->seat);
+        cb_match_json_int(b, "seat", p->seat);
         add_cards(b, "cards", p->cards);
-        add_int(b, "code", p->code);
+        cb_match_json_int(b, "code", p->code);
         add_value(b, p->dec.value);
         add_u64(b, "sims", p->dec.simulations);
-        add_int(b, "mh_before", p->dec.minhands_before);
-        add_int(b, "mh_after", p->dec.minhands_after);
+        cb_match_json_int(b, "mh_before", p->dec.minhands_before);
+        cb_match_json_int(b, "mh_after", p->dec.minhands_after);
         add_flags(b, p->dec.flags);
         add_text(b, "explain", p->dec.explain, sizeof p->dec.explain);
         if (full)
@@ -145,8 +139,8 @@ static char *game_json(const cb_rules *r, const cb_match_game *gm, bool full)
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
-    add_int(b, "winner", gm->winner);
-    add_int(b, "multiplier", gm->multiplier);
+    cb_match_json_int(b, "winner", gm->winner);
+    cb_match_json_int(b, "multiplier", gm->multiplier);
     json_builder_set_member_name(b, "points");
     json_builder_begin_array(b);
     for (int s = 0; s < 3; s++)
@@ -157,9 +151,9 @@ static char *game_json(const cb_rules *r, const cb_match_game *gm, bool full)
     if (full) {
         add_int_array(b, "plays_made", gm->plays_made);
         add_int_array(b, "bomb_tricks", gm->bomb_tricks);
-        add_int(b, "bombs", gm->bombs_total);
+        cb_match_json_int(b, "bombs", gm->bombs_total);
         if (gm->error)
-            add_int(b, "error_code", gm->error);
+            cb_match_json_int(b, "error_code", gm->error);
     }
     return cb_match_json_finish(b);
 }

@@ -20,47 +20,26 @@
 
 #define RESULTS_FORMAT 1
 
-static void add_str(JsonBuilder *b, const char *key, const char *v)
-{
-    json_builder_set_member_name(b, key);
-    if (v)
-        json_builder_add_string_value(b, v);
-    else
-        json_builder_add_null_value(b);
-}
-
-static void add_int(JsonBuilder *b, const char *key, gint64 v)
-{
-    json_builder_set_member_name(b, key);
-    json_builder_add_int_value(b, v);
-}
-
-static void add_bool(JsonBuilder *b, const char *key, bool v)
-{
-    json_builder_set_member_name(b, key);
-    json_builder_add_boolean_value(b, v);
-}
-
 
 char *cb_match_results_header(const cb_match_info *m)
 {
     JsonBuilder *b = json_builder_new();
     json_builder_begin_object(b);
-    add_int(b, "cardbot_results", RESULTS_FORMAT);
-    add_str(b, "version", m->version);
-    add_str(b, "config", m->config);
-    add_str(b, "config_sha256", m->config_sha256);
-    add_str(b, "rules", m->rules);
-    add_int(b, "games", m->games);
-    add_bool(b, "duplicate", m->duplicate);
-    add_int(b, "seed", (gint64)m->seed); /* a --seed is at most G_MAXINT64 */
-    add_bool(b, "random_seed", m->random_seed);
-    add_int(b, "landlord", m->landlord);
-    add_str(b, "table", m->table);
-    add_str(b, "deals", m->deals);
-    add_str(b, "deals_sha256", m->deals_sha256);
-    add_int(b, "shard", m->shard);
-    add_int(b, "shards", m->nshards);
+    cb_match_json_int(b, "cardbot_results", RESULTS_FORMAT);
+    cb_match_json_str(b, "version", m->version);
+    cb_match_json_str(b, "config", m->config);
+    cb_match_json_str(b, "config_sha256", m->config_sha256);
+    cb_match_json_str(b, "rules", m->rules);
+    cb_match_json_int(b, "games", m->games);
+    cb_match_json_bool(b, "duplicate", m->duplicate);
+    cb_match_json_int(b, "seed", (gint64)m->seed); /* a --seed is at most G_MAXINT64 */
+    cb_match_json_bool(b, "random_seed", m->random_seed);
+    cb_match_json_int(b, "landlord", m->landlord);
+    cb_match_json_str(b, "table", m->table);
+    cb_match_json_str(b, "deals", m->deals);
+    cb_match_json_str(b, "deals_sha256", m->deals_sha256);
+    cb_match_json_int(b, "shard", m->shard);
+    cb_match_json_int(b, "shards", m->nshards);
     return cb_match_json_finish(b);
 }
 
@@ -68,11 +47,11 @@ char *cb_match_results_end(int games, double seconds, int concurrency)
 {
     JsonBuilder *b = json_builder_new();
     json_builder_begin_object(b);
-    add_str(b, "end", "complete");
-    add_int(b, "games", games);
+    cb_match_json_str(b, "end", "complete");
+    cb_match_json_int(b, "games", games);
     json_builder_set_member_name(b, "seconds");
     json_builder_add_double_value(b, seconds);
-    add_int(b, "concurrency", concurrency);
+    cb_match_json_int(b, "concurrency", concurrency);
     return cb_match_json_finish(b);
 }
 

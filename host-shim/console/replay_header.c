@@ -16,6 +16,7 @@
 
 #include "cardbot/game.h"
 #include "match.h"
+#include "match_json.h"
 
 /* A rules flag, typed, read through the core's one reader (cb_rules_get). A key the core lists
  * but cannot read back is written as null, and tests/test_replay_schema.py refuses a null
@@ -33,30 +34,6 @@ static void add_flag(JsonBuilder *b, const cb_rules *r, const char *key)
         json_builder_add_int_value(b, strtol(text, NULL, 10));
     else
         json_builder_add_string_value(b, text);
-}
-
-static void add_str(JsonBuilder *b, const char *key, const char *v)
-{
-    json_builder_set_member_name(b, key);
-    if (v) {
-        char *valid = g_utf8_make_valid(v, -1); /* a path is bytes; JSON wants UTF-8 */
-        json_builder_add_string_value(b, valid);
-        g_free(valid);
-    } else {
-        json_builder_add_null_value(b);
-    }
-}
-
-static void add_int(JsonBuilder *b, const char *key, gint64 v)
-{
-    json_builder_set_member_name(b, key);
-    json_builder_add_int_value(b, v);
-}
-
-static void add_bool(JsonBuilder *b, const char *key, bool v)
-{
-    json_builder_set_member_name(b, key);
-    json_builder_add_boolean_value(b, v);
 }
 
 /* The config as the run read it: NULL when it is gone or its bytes changed since. */
@@ -114,7 +91,7 @@ static void add_strategies(JsonBuilder *b, GKeyFile *kf)
         char **keys = g_key_file_get_keys(kf, *g, NULL, NULL);
         for (char **k = keys; k && *k; k++) {
             char *v = g_key_file_get_string(kf, *g, *k, NULL);
-            add_str(b, *k, v ? v : "");
+            cb_match_json_str(b, *k, v ? v : "");
             g_free(v);
         }
         g_strfreev(keys);
@@ -140,7 +117,7 @@ static void add_date(JsonBuilder *b)
     char buf[32] = "1970-01-01T00:00:00Z";
     if (gmtime_r(&t, &tm))
         strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    add_str(b, "date", buf);
+    cb_match_json_str(b, "date", buf);
 }
 
 char *cb_replay_header_json(const cb_match_info *m, const cb_rules *r)
@@ -151,21 +128,21 @@ char *cb_replay_header_json(const cb_match_info *m, const cb_rules *r)
         r = &from_config;
     JsonBuilder *b = json_builder_new();
     json_builder_begin_object(b);
-    add_str(b, "type", "header");
-    add_str(b, "format", CB_REPLAY_FORMAT);
-    add_int(b, "version", CB_REPLAY_VERSION);
-    add_str(b, "cardbot", cb_version());
+    cb_match_json_str(b, "type", "header");
+    cb_match_json_str(b, "format", CB_REPLAY_FORMAT);
+    cb_match_json_int(b, "version", CB_REPLAY_VERSION);
+    cb_match_json_str(b, "cardbot", cb_version());
     add_date(b);
-    add_str(b, "config", m->config);
-    add_str(b, "config_sha256", m->config_sha256);
+    cb_match_json_str(b, "config", m->config);
+    cb_match_json_str(b, "config_sha256", m->config_sha256);
     json_builder_set_member_name(b, "rules");
     json_builder_begin_object(b);
-    add_str(b, "preset", r ? r->preset : m->rules);
+    cb_match_json_str(b, "preset", r ? r->preset : m->rules);
     const char *game = NULL;
     cb_rules base;
     if (r || (m->rules && cb_rules_preset(m->rules, &base) == 0))
         game = (r ? r : &base)->game == CB_GAME_DDZ ? "ddz" : "pdk";
-    add_str(b, "game", game);
+    cb_match_json_str(b, "game", game);
     json_builder_set_member_name(b, "flags");
     if (r) {
         json_builder_begin_object(b);
@@ -187,15 +164,15 @@ char *cb_replay_header_json(const cb_match_info *m, const cb_rules *r)
         snprintf(seed, sizeof seed, "%llu", (unsigned long long)m->seed);
         json_builder_add_string_value(b, seed);
     }
-    add_bool(b, "random_seed", m->random_seed);
-    add_int(b, "games", m->games);
-    add_bool(b, "duplicate", m->duplicate);
-    add_int(b, "landlord", m->landlord);
-    add_str(b, "table", m->table);
-    add_str(b, "deals", m->deals);
-    add_str(b, "deals_sha256", m->deals_sha256);
-    add_int(b, "shard", m->shard);
-    add_int(b, "shards", m->nshards);
+    cb_match_json_bool(b, "random_seed", m->random_seed);
+    cb_match_json_int(b, "games", m->games);
+    cb_match_json_bool(b, "duplicate", m->duplicate);
+    cb_match_json_int(b, "landlord", m->landlord);
+    cb_match_json_str(b, "table", m->table);
+    cb_match_json_str(b, "deals", m->deals);
+    cb_match_json_str(b, "deals_sha256", m->deals_sha256);
+    cb_match_json_int(b, "shard", m->shard);
+    cb_match_json_int(b, "shards", m->nshards);
     json_builder_end_object(b);
     if (kf)
         g_key_file_free(kf);

@@ -173,6 +173,36 @@ static int read_bid(const cb_rules *r, const char *t)
     return -1;
 }
 
+static void list_moves(cb_play_session *s, const cb_engine *e);
+
+/* The person's next line that is an action (a bid, or cards / pass), after answering the
+ * commands both prompts take — help, hand, hint, and moves while playing; blank lines are
+ * skipped. NULL when they leave: quit, exit or the end of input. */
+static const char *read_action(cb_play_session *s, cb_engine *e, bool bidding)
+{
+    for (;;) {
+        const char *t = cb_play_read(s, bidding ? "bid> " : "play> ");
+        if (!t)
+            return NULL;
+        if (!t[0])
+            continue;
+        if (cb_play_is(t, "quit exit"))
+            return NULL;
+        if (cb_play_is(t, "help ?"))
+            help(s, bidding);
+        else if (cb_play_is(t, "hand") && bidding)
+            show_hand(s, e, "your hand");
+        else if (cb_play_is(t, "hand"))
+            cb_play_show_state(s, e);
+        else if (cb_play_is(t, "hint h"))
+            show_hint(s, e);
+        else if (cb_play_is(t, "moves") && !bidding)
+            list_moves(s, e);
+        else
+            return t;
+    }
+}
+
 /* 0 when the person bid, 1 when they quit. */
 static int human_bid(cb_play_session *s, cb_engine *e)
 {
@@ -182,25 +212,9 @@ static int human_bid(cb_play_session *s, cb_engine *e)
     bid_choices(s, legal, n > 4 ? 4 : n, choices, sizeof choices);
     fprintf(s->out, "-- your %s: %s --\n", s->rules->game == CB_GAME_PDK ? "包庄 choice" : "bid", choices);
     for (;;) {
-        const char *t = cb_play_read(s, "bid> ");
+        const char *t = read_action(s, e, true);
         if (!t)
             return 1;
-        if (!t[0])
-            continue;
-        if (cb_play_is(t, "quit exit"))
-            return 1;
-        if (cb_play_is(t, "help ?")) {
-            help(s, true);
-            continue;
-        }
-        if (cb_play_is(t, "hand")) {
-            show_hand(s, e, "your hand");
-            continue;
-        }
-        if (cb_play_is(t, "hint h")) {
-            show_hint(s, e);
-            continue;
-        }
         int bid = read_bid(s->rules, t);
         if (bid < 0) {
             fprintf(s->out, "refused: '%s' is not a bid (choices: %s)\n", cb_cli_shorten(t, shown, sizeof shown),
@@ -273,29 +287,9 @@ static int human_play(cb_play_session *s, cb_engine *e)
     }
     cb_play_show_state(s, e);
     for (;;) {
-        const char *t = cb_play_read(s, "play> ");
+        const char *t = read_action(s, e, false);
         if (!t)
             return 1;
-        if (!t[0])
-            continue;
-        if (cb_play_is(t, "quit exit"))
-            return 1;
-        if (cb_play_is(t, "help ?")) {
-            help(s, false);
-            continue;
-        }
-        if (cb_play_is(t, "hand")) {
-            cb_play_show_state(s, e);
-            continue;
-        }
-        if (cb_play_is(t, "hint h")) {
-            show_hint(s, e);
-            continue;
-        }
-        if (cb_play_is(t, "moves")) {
-            list_moves(s, e);
-            continue;
-        }
         cb_cards cards = 0;
         if (!cb_play_is(t, "pass p") &&
             cb_play_parse_cards(s->rules, cb_engine_hand(e, s->me), t, &cards, err, sizeof err) != 0) {

@@ -24,8 +24,10 @@ for t in "$@"; do
   echo "== $t"
   # timeout signals the test's whole process group, so its children (cardbot match, plugin
   # workers) go too; -k: one that ignores SIGTERM is killed 10 s later.
+  t0=$(date +%s)
   CB_BUILD="$B" timeout -k 10 "$LIMIT" "$t"
   rc=$?
+  echo "== $(basename "$t"): exit $rc after $(( $(date +%s) - t0 )) s"
   if [ "$rc" -eq 0 ]; then pass=$((pass+1)); continue; fi
   fail=$((fail+1)); failed="$failed $(basename "$t")"
   case $rc in

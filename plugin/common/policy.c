@@ -322,60 +322,28 @@ static inline float none_of(const ev *e, int o, int t, unsigned mask)
     return none;
 }
 
-/* Chance that seat o beats m (same shape higher, or a bomb / rocket used with CB_BOMB_USE).
- * The products run over the ranks in ascending order; ranks whose factor is exactly 1 (nothing
- * of them can be out) are skipped, which changes no bit of the result. */
+/* beat_chance's primitives over ev: ascending products per query; the product over every
+ * bomb rank (lo = 0) is kept per seat, as most decisions ask it for several plays */
+static float ev_none_above(void *hm, int o, int t, int lo, int last)
+{
+    ev *e = hm;
+    unsigned mask = e->nz[o][t] & rank_span(lo, last);
+    if (t != 4 || lo != 0)
+        return none_of(e, o, t, mask);
+    if (!e->nob_ok[o]) {
+        e->nob_all[o] = none_of(e, o, 4, mask);
+        e->nob_ok[o] = 1;
+    }
+    return e->nob_all[o];
+}
+static float ev_tail(const void *hm, int o, int t, int q) { return tail(hm, o, t, q); }
+
+/* Chance that seat o beats m (score_int.h's beat_chance over this model). */
 static float seat_beat(ev *e, int o, const cb_move *m, bool with_bombs)
 {
-    int c = e->s->cards_left[o];
-    if (c <= 0 || m->shape == CB_ROCKET || m->shape == CB_PASS)
-        return 0;
     const cb_rules *r = e->r;
-    int t = shape_mult(m->shape);
-    bool bomb = cb_move_is_bomb(m);
-    float same = 0;
-    if (!bomb && c >= m->ncards && t > 0) {
-        bool chain = shape_chain(m->shape);
-        int L = chain ? m->len : 1;
-        int last = chain ? CB_RANK_A - L + 1 : (t == 1 ? CB_RANK_D : CB_RANK_2);
-        unsigned nz = e->nz[o][t];
-        float none = 1;
-        if (L == 1) {
-            none = none_of(e, o, t, nz & rank_span(m->main + 1, last));
-        } else {
-            unsigned run = (1u << L) - 1u;
-            for (int st = m->main + 1; st <= last; st++) {
-                if ((nz >> st & run) != run)
-                    continue; /* some factor of p is 0: p = 0, the factor 1 - p is 1 */
-                float p = 1;
-                for (int i = 0; i < L && p > 0; i++)
-                    p *= tail(e, o, t, st + i);
-                none *= 1 - p;
-            }
-        }
-        same = 1 - none;
-    }
-    if (!with_bombs)
-        return same;
-    float nob = 1;
-    if (c >= 4) {
-        unsigned nz4 = e->nz[o][4];
-        if (!bomb) {
-            if (!e->nob_ok[o]) {
-                e->nob_all[o] = none_of(e, o, 4, nz4 & rank_span(0, CB_RANK_2));
-                e->nob_ok[o] = 1;
-            }
-            nob = e->nob_all[o];
-        } else {
-            nob = none_of(e, o, 4, nz4 & rank_span(m->main + 1, CB_RANK_2));
-        }
-    }
-    if (r->game == CB_GAME_PDK && r->aaa_bomb && c >= 3 && !(bomb && m->main >= CB_MAIN_AAA))
-        nob *= 1 - tail(e, o, 3, CB_RANK_A);
-    if (r->game == CB_GAME_DDZ && c >= 2)
-        nob *= 1 - tail(e, o, 1, CB_RANK_X) * tail(e, o, 1, CB_RANK_D);
-    float bombp = 1 - nob;
-    return 1 - (1 - same) * (1 - CB_BOMB_USE * bombp);
+    return beat_chance(e, ev_none_above, ev_tail, (const uint16_t (*)[5])e->nz, o, e->s->cards_left[o],
+                       r->game == CB_GAME_PDK && r->aaa_bomb, r->game == CB_GAME_DDZ, m, with_bombs);
 }
 
 typedef struct terms {

@@ -1,8 +1,8 @@
 /* cardbot plugins — the lean play-out policy (see rollout.h). Its judgement is the heuristic's:
  * the score terms, the binomial tails and what passes prove are score_int.h's, shared with
  * policy.c; what is this file's own is how much work a decision does (suffix products, the
- * candidates that get an exact min-hands), not what it values. seat_beat stays in each file:
- * the two organise the products over ranks differently (score_int.h says why). */
+ * candidates that get an exact min-hands), not what it values. Its holding model keeps suffix
+ * products over ranks where policy.c multiplies per query (score_int.h says why). */
 #include "rollout.h"
 #include "score_int.h"
 
@@ -210,43 +210,15 @@ static inline float none_above(rd *d, int o, int t, int lo, int last)
     return m ? suffix(d, o, t)[__builtin_ctz(m)] : 1.0f;
 }
 
-/* Chance that seat o beats m: the same shape higher, or a bomb / rocket (used with CB_BOMB_USE). */
+/* beat_chance's primitives over rd: suffix products, and the tail with its nz test */
+static float rd_none_above(void *hm, int o, int t, int lo, int last) { return none_above(hm, o, t, lo, last); }
+static float rd_tail(const void *hm, int o, int t, int q) { return qv(hm, o, t, q); }
+
+/* Chance that seat o beats m (score_int.h's beat_chance over this model). */
 static float seat_beat(rd *d, int o, const cb_move *m, bool with_bombs)
 {
-    int c = d->left[o];
-    if (c <= 0 || m->shape == CB_ROCKET || m->shape == CB_PASS)
-        return 0;
-    int t = shape_mult(m->shape);
-    bool bomb = cb_move_is_bomb(m);
-    float same = 0;
-    if (!bomb && c >= m->ncards && t > 0) {
-        float none = 1;
-        if (!shape_chain(m->shape)) {
-            none = none_above(d, o, t, m->main + 1, t == 1 ? CB_NRANKS - 1 : CB_RANK_2);
-        } else {
-            int L = m->len;
-            unsigned nz = d->nz[o][t], run = (1u << L) - 1u;
-            for (int st = m->main + 1; st <= CB_RANK_A - L + 1; st++) {
-                if ((nz >> st & run) != run)
-                    continue;
-                float p = 1;
-                for (int i = 0; i < L; i++)
-                    p *= pv(d, o, t, st + i);
-                none *= 1 - p;
-            }
-        }
-        same = 1 - none;
-    }
-    if (!with_bombs)
-        return same;
-    float nob = 1;
-    if (c >= 4)
-        nob = none_above(d, o, 4, bomb ? m->main + 1 : 0, CB_RANK_2);
-    if (d->aaa && c >= 3 && !(bomb && m->main >= CB_MAIN_AAA))
-        nob *= 1 - qv(d, o, 3, CB_RANK_A);
-    if (d->ddz && c >= 2)
-        nob *= 1 - qv(d, o, 1, CB_RANK_X) * qv(d, o, 1, CB_RANK_D);
-    return 1 - (1 - same) * (1 - CB_BOMB_USE * (1 - nob));
+    return beat_chance(d, rd_none_above, rd_tail, (const uint16_t (*)[5])d->nz, o, d->left[o], d->aaa, d->ddz,
+                       m, with_bombs);
 }
 
 /* The part of a play's score that does not depend on min-hands after: policy.c's score_play

@@ -4,11 +4,12 @@
  * The play-out policy keeps the heuristic's judgement (rollout.h), so the pieces both value
  * plays with live here once: a change to one of them changes both policies alike. They are
  * static inline because both files call them in their innermost loops. One holding model: the
- * binomial tails of a seat's share and what passes prove (both below). What stays in each file
- * is how the products over ranks are organised (policy.c multiplies ranks ascending per query,
- * rollout.c keeps suffix products built from the top rank down): the float results differ in
- * the last bits, which is why the two policies agree on 99.9% of decisions and not 100%; one
- * order for both would change one policy's play (see notes/DESIGN-NOTES.md, "rollout").
+ * binomial tails of a seat's share and what passes prove, and one composition of "the chance a
+ * seat beats this play" (beat_chance, below). What stays in each file is the primitive product
+ * over ranks (policy.c multiplies ranks ascending per query, rollout.c keeps suffix products
+ * built from the top rank down): the float results differ in the last bits, which is why the
+ * two policies agree on 99.9% of decisions and not 100%; one order for both would change one
+ * policy's play (see notes/DESIGN-NOTES.md, "rollout").
  */
 #ifndef CARDBOT_PLUGIN_SCORE_INT_H
 #define CARDBOT_PLUGIN_SCORE_INT_H
@@ -251,10 +252,64 @@ play_terms(const score_ctx *k, double sc, const cb_move *m, float hold, bool bom
     return sc;
 }
 
+/* ---- the chance a seat beats a play ---- */
+
+/* A holding model, as beat_chance reads it (policy.c's ev and rollout.c's rd each supply one):
+ *   none_above(hm, o, t, lo, last): prod over the ranks lo..last of (1 - P(o holds >= t of it))
+ *   tail(hm, o, t, q):              P(o holds >= t of rank q) (0 outside nz[o][t])
+ *   nz:                             [o][t]: ranks where that chance is not 0 */
+typedef float (*hold_none_fn)(void *hm, int o, int t, int lo, int last);
+typedef float (*hold_tail_fn)(const void *hm, int o, int t, int q);
+
+/* Chance that seat o, holding c cards, beats m: the same shape higher, or (with_bombs) a bomb,
+ * PDK's AAA bomb or DDZ's rocket, used with CB_BOMB_USE. Written once for both policies; it is
+ * always inlined, so the model's primitives are direct calls. A chain run with a rank outside
+ * nz has a factor 0, so its (1 - p) is exactly 1 and is skipped. */
+__attribute__((always_inline)) static inline float beat_chance(void *hm, hold_none_fn none_above,
+                                                                hold_tail_fn tail,
+                                                                const uint16_t nz[3][5], int o, int c,
+                                                                bool aaa, bool ddz, const cb_move *m,
+                                                                bool with_bombs)
+{
+    if (c <= 0 || m->shape == CB_ROCKET || m->shape == CB_PASS)
+        return 0;
+    int t = shape_mult(m->shape);
+    bool bomb = cb_move_is_bomb(m);
+    float same = 0;
+    if (!bomb && c >= m->ncards && t > 0) {
+        float none = 1;
+        if (!shape_chain(m->shape)) {
+            none = none_above(hm, o, t, m->main + 1, t == 1 ? CB_RANK_D : CB_RANK_2);
+        } else {
+            int L = m->len;
+            unsigned z = nz[o][t], run = (1u << L) - 1u;
+            for (int st = m->main + 1; st <= CB_RANK_A - L + 1; st++) {
+                if ((z >> st & run) != run)
+                    continue;
+                float p = 1;
+                for (int i = 0; i < L && p > 0; i++)
+                    p *= tail(hm, o, t, st + i);
+                none *= 1 - p;
+            }
+        }
+        same = 1 - none;
+    }
+    if (!with_bombs)
+        return same;
+    float nob = 1;
+    if (c >= 4)
+        nob = none_above(hm, o, 4, bomb ? m->main + 1 : 0, CB_RANK_2);
+    if (aaa && c >= 3 && !(bomb && m->main >= CB_MAIN_AAA))
+        nob *= 1 - tail(hm, o, 3, CB_RANK_A);
+    if (ddz && c >= 2)
+        nob *= 1 - tail(hm, o, 1, CB_RANK_X) * tail(hm, o, 1, CB_RANK_D);
+    return 1 - (1 - same) * (1 - CB_BOMB_USE * (1 - nob));
+}
+
 /* Teams: overtaking the partner's play costs what that play was worth (it would hold with
  * partner_hold); leading what a partner near the end (2 cards or fewer, enough for the play)
  * can beat is worth pb, its chance to, more when it plays next. feeds(): does the second
- * term apply (the caller then computes pb with its own seat_beat)? */
+ * term apply (the caller then computes pb with beat_chance)? */
 static inline double coop_term(const cb_hweights *W, double sc, int partner, int table_seat, float partner_hold)
 {
     if (table_seat >= 0 && table_seat == partner)

@@ -262,6 +262,7 @@ static void match_config(const char *bundled, const char *preset, const char *ta
     assert_int_equal(cb_rules_preset(preset, &r), 0);
     char *config = generous_copy(bundled);
     char *rep1 = cbt_tmp_path("cbmatch", "r1.jsonl"), *rep2 = cbt_tmp_path("cbmatch", "r2.jsonl");
+    games = cbt_games(games);
     char gbuf[16];
     snprintf(gbuf, sizeof gbuf, "%d", games);
     char *o1 = NULL, *o2 = NULL, *e1 = NULL, *e2 = NULL;

@@ -7,6 +7,11 @@
 /* $CB_BUILD, else build/plain. */
 const char *cbt_build_dir(void);
 
+/* A game count for a test that plays matches: n in the plain build, a third of it (at least 6)
+ * in the sanitizer builds (build dir named *asan*), which run some 10x slower: those look for
+ * memory errors on the same code paths, and the plain build keeps the full counts. */
+int cbt_games(int n);
+
 /* A path in the run's temp dir (made on first use, prefix names it: "cbmatch" makes
  * cbmatch-XXXXXX); g_free it. Called from the test's main thread only. */
 char *cbt_tmp_path(const char *prefix, const char *name);

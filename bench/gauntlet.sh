@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # cardbot — gauntlet: the default strategy (ismcts) against two seats of each opponent of
-# config/gauntlet-GAME.ini — heuristic levels 1..6, random, rulebot, pimc — through the console
-# host with duplicate deals. Prints, per opponent, ismcts's win share and points per game with
-# their 95% intervals, both sides' decision time p50 / p99 and the fallbacks (must be 0).
+# config/gauntlet-GAME.ini — heuristic levels 1..6, random, rulebot, pimc, the heuristic's
+# personalities bomber, hoarder, chain, careless — through the console host with duplicate
+# deals. Prints, per opponent, ismcts's win share and points per game with their 95% intervals,
+# both sides' decision time p50 / p99 and the fallbacks (must be 0).
 # Asserts nothing: the figures, seed and size are the result.
 #
 #   bench/gauntlet.sh [BUILD_DIR]            (default build/plain)
@@ -12,7 +13,8 @@
 #                      the intervals are wide; raise it for a verdict)
 #   SEED=S             match seed (default 1): every opponent plays the same deals
 #   ITER=N             run ismcts at N iterations (a copy of the config; default: its own)
-#   OPPONENTS="a b"    which [table.X] (default: all of L1..L6 random rulebot pimc)
+#   OPPONENTS="a b"    which [table.X] (default: all of L1..L6 random rulebot pimc bomber
+#                      hoarder chain careless)
 #   CONCURRENCY=K      games at once (default 1)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +23,7 @@ GAME=${GAME:-pdk}
 GAMES=${GAMES:-150}
 SEED=${SEED:-1}
 CONCURRENCY=${CONCURRENCY:-1}
-OPPONENTS=${OPPONENTS:-"L1 L2 L3 L4 L5 L6 random rulebot pimc"}
+OPPONENTS=${OPPONENTS:-"L1 L2 L3 L4 L5 L6 random rulebot pimc bomber hoarder chain careless"}
 BIN=${CARDBOT:-$B/cardbot}
 CONFIG=config/gauntlet-$GAME.ini
 [ -x "$BIN" ] || { echo "gauntlet.sh: no $BIN (make first)" >&2; exit 1; }

@@ -138,4 +138,10 @@ typedef struct cb_hand_strength {
 } cb_hand_strength;
 void cb_hand_strength_of(const cb_rules *r, cb_cards hand, cb_hws *ws, cb_hand_strength *out);
 
+/* Personalities (personality.c), evaluation opponents that are not ismcts's opponent model:
+ * change c, already set by cb_hcfg_level, to play the style name — "none" (no change),
+ * "bomber", "hoarder", "chain" or "careless"; personality.c lists what each changes and why.
+ * Returns 0, or -1 (c unchanged) for an unknown name. */
+int cb_hcfg_personality(cb_hcfg *c, const char *name);
+
 #endif

@@ -5,7 +5,10 @@
  * params.c (README prints it). level: lower levels stop counting cards (level <= 3), stop team
  * play (<= 2) and endgame finishing (<= 4), look at fewer kicker layouts, and sample among plays
  * within a loss cap of the best (softmax temperature plus a blunder rate), so they are weak but
- * never absurd. Same view, same seed: same answer.
+ * never absurd. personality: a style applied on top of the level's play configuration
+ * (plugin/common/personality.c), evaluation opponents unlike ismcts's opponent model; it leaves
+ * the bidding to the level, so a personality changes how a deal is played, not which deals
+ * are declared. Same view, same seed: same answer.
  */
 #include <math.h>
 #include <stdio.h>
@@ -19,6 +22,7 @@
 
 typedef struct heur {
     int level;
+    int personality; /* index into heur_personalities; 0 = none */
     uint64_t seed;
     cb_hcfg cfg;
     cb_hws ws;
@@ -30,6 +34,8 @@ static void set_err(char *err, size_t errlen, const char *fmt, const char *a, co
     if (err && errlen)
         snprintf(err, errlen, fmt, a, b);
 }
+
+static void heur_destroy(void *inst);
 
 static void *heur_create(const cb_param *params, int nparams, char *err, size_t errlen)
 {
@@ -45,8 +51,17 @@ static void *heur_create(const cb_param *params, int nparams, char *err, size_t 
         return NULL;
     }
     h->level = level;
+    h->personality = p.personality;
     h->seed = seed;
     cb_hcfg_level(&h->cfg, level);
+    /* the table's names are the ones personality.c knows; a name it does not know is a table
+     * out of step with it, refused here rather than played as level 6 */
+    if (cb_hcfg_personality(&h->cfg, heur_personalities[p.personality]) != 0) {
+        set_err(err, errlen, "heuristic: personality: '%s' has no configuration%s", heur_personalities[p.personality],
+                "");
+        heur_destroy(h);
+        return NULL;
+    }
     return h;
 }
 
@@ -131,15 +146,24 @@ static int heur_decide_play(void *inst, const cb_view *v, cb_decision *out)
     d.nodes = (uint64_t)(ch.nexact > 0 ? ch.nexact : 0);
     d.minhands_before = ch.mh_before;
     d.minhands_after = ch.mh_after;
-    /* "L<level> <why>" without a second formatting pass */
-    d.explain[0] = 'L';
-    d.explain[1] = (char)('0' + h->level);
-    d.explain[2] = ' ';
+    /* "L<level> [<personality> ]<why>" without a second formatting pass (a replay tells the
+     * styles apart) */
+    size_t at = 0;
+    d.explain[at++] = 'L';
+    d.explain[at++] = (char)('0' + h->level);
+    d.explain[at++] = ' ';
+    if (h->personality > 0) {
+        const char *pn = heur_personalities[h->personality];
+        size_t pl = strlen(pn); /* a short name: at most 8 of the 112 bytes */
+        memcpy(d.explain + at, pn, pl);
+        at += pl;
+        d.explain[at++] = ' ';
+    }
     size_t wl = strnlen(ch.why, sizeof ch.why);
-    if (wl > sizeof d.explain - 4)
-        wl = sizeof d.explain - 4;
-    memcpy(d.explain + 3, ch.why, wl);
-    d.explain[3 + wl] = 0;
+    if (wl > sizeof d.explain - 1 - at)
+        wl = sizeof d.explain - 1 - at;
+    memcpy(d.explain + at, ch.why, wl);
+    d.explain[at + wl] = 0;
     cb_plug_deliver(out, &d);
     return 0;
 }

@@ -324,9 +324,8 @@ int cb_deal_of_view(const cb_view *v, cb_deal *g, char *err, size_t errlen)
         return core_msg_ret(-1, err, errlen, "not a play view (rules, phase, seat, first_seat, history)");
     const cb_rules *r = v->rules;
     int landlord = (v->landlord >= 0 && v->landlord < 3) ? v->landlord : -1;
-    int high = cb_view_high_bid(v);
     cb_cards none[3] = {0, 0, 0};
-    cb_deal_init(g, r, none, v->first_seat, landlord, high > 1 ? high : 1, v->bottom);
+    cb_deal_init(g, r, none, v->first_seat, landlord, cb_view_stake(v), v->bottom);
     /* a seat's cards at entry i: its cards now plus what it plays from i on */
     int later[3] = {0, 0, 0};
     for (int i = 0; i < v->nhistory; i++)

@@ -42,6 +42,20 @@ int cb_view_high_bid(const cb_view *v)
     return high;
 }
 
+int cb_view_stake(const cb_view *v)
+{
+    if (!v || !v->rules || v->rules->game != CB_GAME_DDZ)
+        return 1;
+    if (!v->rules->rob) {
+        int high = cb_view_high_bid(v);
+        return high > 1 ? high : 1;
+    }
+    int robs = 0;
+    for (int s = 0; s < 3; s++)
+        robs += v->bids[s] == 2;
+    return 1 << robs;
+}
+
 void cb_view_ctx(const cb_view *v, const cb_move *table, cb_ctx *ctx)
 {
     int next = v->seat == 2 ? 0 : v->seat + 1;

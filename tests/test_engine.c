@@ -77,7 +77,7 @@ static void check_public_replay(const cb_engine *e, const cb_view *v)
     assert_int_equal(g.turn, d->turn);
     assert_int_equal(g.first_seat, d->first_seat);
     assert_int_equal(g.landlord, d->landlord);
-    if (!d->rules->rob && d->rules->game == CB_GAME_DDZ)
+    if (d->rules->game == CB_GAME_DDZ)
         assert_int_equal(g.bid, d->bid);
     assert_int_equal(g.table_seat, d->table_seat);
     assert_int_equal(g.npass, d->npass);
@@ -121,6 +121,8 @@ static void check_view(const cb_engine *e)
     for (int s = 0; s < 3; s++)
         high = bids[s] > high ? bids[s] : high;
     assert_int_equal(cb_view_high_bid(&v), high);
+    if (v.phase == CB_PHASE_PLAY && cb_engine_rules(e)->game == CB_GAME_DDZ)
+        assert_int_equal(cb_view_stake(&v), cb_engine_stake(e));
     if (v.phase == CB_PHASE_PLAY)
         check_public_replay(e, &v);
 }

@@ -246,6 +246,12 @@ uint64_t cb_prf64(uint64_t key, const char *purpose, uint64_t a, uint64_t b, uin
  * nothing). DDZ 叫分: 1..3; rob: 1 called, 2 robbed; PDK: 1 = 包庄 declared. */
 int cb_view_high_bid(const cb_view *v);
 
+/* The stake the bidding set, as the engine settles with it (cb_engine_stake): DDZ 叫分 the
+ * highest bid; DDZ rob 2^(robs), a rob being a seat whose record is 2 (each seat robs at most
+ * once: the later seats in the first round, the caller on its rob-back); PDK, and a DDZ view
+ * with no bid above a pass, 1. */
+int cb_view_stake(const cb_view *v);
+
 /* The rules' situation of the deciding seat of a play view (cb_ctx_make over v: its hand, the
  * next seat's cards_left, nothing played while the history is empty). table is the reading of
  * v->table to beat (NULL when leading); the caller classifies it, once, as it sees fit. */
@@ -256,8 +262,8 @@ void cb_view_ctx(const cb_view *v, const cb_move *table, cb_ctx *ctx);
  * and every public fact — cards played, plays / bombs / bombs that won their trick per seat,
  * the open trick (the reading of its last play as cb_play_legal accepted it against the play
  * before, the passes since), first_play, what the passes prove (voids), steps, landlord,
- * bottom, turn = v->seat. bid: the highest bid, at least 1 (the DDZ stake under 叫分; PDK
- * does not read it; under rob a view does not tell the 2^robs stake). check off, no hist.
+ * bottom, turn = v->seat. bid: cb_view_stake(v) (the DDZ stake; PDK does not read it). check
+ * off, no hist.
  * Returns 0, or -1 with the reason in err when the history does not replay (a seat out of
  * turn, a pass while leading, a play no rule accepts there, v->seat not to act after it).
  * A view cb_view_check accepts always replays. */

@@ -244,20 +244,13 @@ static void play_deal(const api *a, const cb_rules *r, const cb_cards hands[3], 
 {
     cb_play_rec hist[256];
     cb_deal d;
-    memset(&d, 0, sizeof d);
-    d.hist = hist;
-    d.hist_cap = 256;
-    cb_deal_init(&d, r, hands, -1, landlord, 1, bottom);
-    int bids[3] = {-1, -1, -1};
-    if (landlord >= 0)
-        for (int s = 0; s < 3; s++)
-            bids[s] = s == landlord ? 1 : 0;
+    int bids[3];
+    cbt_deal_start(&d, hist, 256, r, hands, bottom, landlord, bids);
     int guard = 0;
     while (d.winner < 0) {
-        assert_true(++guard < 250);
         int s = d.turn;
         cb_view v;
-        cb_deal_view(&d, bids, seed + (uint64_t)guard * 7919u, &v);
+        cbt_deal_step_view(&d, bids, seed, ++guard, &v);
         cb_move table;
         if (v.table)
             assert_true(cb_classify(r, cb_counts_of(v.table), &table, NULL, 0));

@@ -57,3 +57,20 @@ void cbt_expect_refused1(const cb_bot *bot, const char *key, const char *value, 
     cb_param p = {key, value};
     cbt_expect_refused(bot, &p, 1, named);
 }
+
+void cbt_deal_start(cb_deal *d, cb_play_rec *hist, int cap, const cb_rules *r, const cb_cards hands[3],
+                    cb_cards bottom, int landlord, int bids[3])
+{
+    memset(d, 0, sizeof *d);
+    d->hist = hist;
+    d->hist_cap = cap;
+    cb_deal_init(d, r, hands, -1, landlord, 1, bottom);
+    for (int s = 0; s < 3; s++)
+        bids[s] = landlord < 0 ? -1 : s == landlord ? 1 : 0;
+}
+
+void cbt_deal_step_view(const cb_deal *d, const int bids[3], uint64_t seed, int step, cb_view *v)
+{
+    assert_true(step < 250);
+    cb_deal_view(d, bids, seed + (uint64_t)step * 7919u, v);
+}

@@ -30,6 +30,16 @@ int cbt_bot_plugin_setup(void **state, const char *name);
  * holding r->hand_size cards, seed 0. Callers change what their situation needs. */
 void cbt_view_init(cb_view *v, const cb_rules *r, int phase, int seat, int first, cb_cards hand);
 
+/* A whole deal from given hands, for the tests that play one through a plugin's vtable: d
+ * (recording into hist[0..cap)) as cb_deal_init makes it with no first seat given and stake 1,
+ * and bids as the views read them: the landlord's 1 and the others' 0, every one -1 without a
+ * landlord. */
+void cbt_deal_start(cb_deal *d, cb_play_rec *hist, int cap, const cb_rules *r, const cb_cards hands[3],
+                    cb_cards bottom, int landlord, int bids[3]);
+/* The view of the seat to act at step `step` (1, 2, ...) of such a deal, with the seed
+ * seed + step * 7919. Fails the running test past step 250 (a deal that never ends). */
+void cbt_deal_step_view(const cb_deal *d, const int bids[3], uint64_t seed, int step, cb_view *v);
+
 /* create(p[0..n)) must fail with a message naming `named` (the key a bad parameter is refused
  * by; bot.h's create contract). Fails the running test otherwise, printing the message. */
 void cbt_expect_refused(const cb_bot *bot, const cb_param *p, int n, const char *named);

@@ -3,7 +3,9 @@
 # config/gauntlet-GAME.ini — heuristic levels 1..6, random, rulebot, pimc, the heuristic's
 # personalities bomber, hoarder, chain, careless — through the console host with duplicate
 # deals. Prints, per opponent, ismcts's win share and points per game with their 95% intervals,
-# both sides' decision time p50 / p99 and the fallbacks (must be 0).
+# both sides' decision time p50 / p99 over the decisions with a choice (bids, and plays with two or
+# more legal: forced answers take microseconds and would hide a search's cost) and the
+# fallbacks (must be 0).
 # Asserts nothing: the figures, seed and size are the result.
 #
 #   bench/gauntlet.sh [BUILD_DIR]            (default build/plain)
@@ -50,8 +52,8 @@ for x in $OPPONENTS; do
         --concurrency "$CONCURRENCY" --quiet 2>&1) || { echo "$x: cardbot match failed:"; echo "$out"; exit 1; }
   # Strategy Games Win% [lo, hi] Pts [lo, hi] ...
   read -r _ n win lo hi pts plo phi _ <<<"$(echo "$out" | awk '$1 == "ismcts" { print; exit }' | tr -d '[],')"
-  t_me=$(echo "$out" | awk '$1 == "timing" && $2 == "ismcts" { print $6 "/" $8; exit }')
-  t_op=$(echo "$out" | awk -v s="$x" '$1 == "timing" && $2 == s { print $6 "/" $8; exit }')
+  t_me=$(echo "$out" | awk '$1 == "timing" && $2 == "ismcts" { print $16 "/" $18; exit }')
+  t_op=$(echo "$out" | awk -v s="$x" '$1 == "timing" && $2 == s { print $16 "/" $18; exit }')
   fb=$(echo "$out" | awk '$1 == "Fallbacks" { split($NF, a, "="); t += a[2] } END { print t + 0 }')
   printf '%-8s %6s %7s %-17s %8s %-17s %-19s %-19s %s\n' "$x" "$n" "$win" "[$lo, $hi]" "$pts" "[$plo, $phi]" \
     "$t_me" "$t_op" "$fb"

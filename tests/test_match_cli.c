@@ -363,6 +363,22 @@ static void test_deals_errors(void **s)
     g_free(ddz);
 }
 
+/* The sums over a summary's "timing NAME decisions N ... with a choice M ..." lines. */
+static void timing_counts(const char *out, long *n, long *c)
+{
+    for (const char *p = out; (p = strstr(p, "\ntiming ")); p++) {
+        long dn = 0, dc = 0;
+        const char *d = strstr(p + 1, " decisions "), *w = strstr(p + 1, "with a choice ");
+        const char *eol = strchr(p + 1, '\n');
+        if (!d || !w || (eol && (d > eol || w > eol)))
+            continue;
+        assert_int_equal(sscanf(d, " decisions %ld", &dn), 1);
+        assert_int_equal(sscanf(w, "with a choice %ld", &dc), 1);
+        *n += dn;
+        *c += dc;
+    }
+}
+
 /* --results without --shard is the whole match as shard 1/1: merging that one file prints
  * the run again, the random key's closing line included. */
 static void test_results_whole(void **s)
@@ -378,6 +394,21 @@ static void test_results_whole(void **s)
     char *a = stable(out, 0), *b = stable(mout, 0);
     assert_same("the run and the merge of its results", a, b);
     assert_non_null(strstr(b, "(chosen at random: replay this match with --seed "));
+    /* the timing lines count the decisions and those with a choice; the merge reads the
+     * forced plays back from the results, so it counts the same */
+    long n_run = 0, c_run = 0, n_merge = 0, c_merge = 0;
+    timing_counts(out, &n_run, &c_run);
+    timing_counts(mout, &n_merge, &c_merge);
+    assert_true(c_run > 0 && c_run < n_run); /* PDK under must_beat: some passes are forced */
+    assert_int_equal(n_run, n_merge);
+    assert_int_equal(c_run, c_merge);
+    char *text = NULL;
+    assert_true(g_file_get_contents(res, &text, NULL, NULL));
+    long forced = 0;
+    for (const char *p = text; (p = strstr(p, "\"forced\":true")); p++)
+        forced++;
+    assert_int_equal(forced, n_run - c_run); /* bids always have a choice */
+    g_free(text);
     g_free(a);
     g_free(b);
     g_free(out);

@@ -35,6 +35,8 @@ typedef struct cb_match_play {
     cb_cards cards;      /* 0 = pass */
     cb_decision dec;     /* the explanation as returned */
     uint64_t ns;         /* wall time of the cb_decide_play call */
+    bool forced;         /* one legal play only: no choice to make (timing reports the
+                            decisions with a choice apart: a search's cost is theirs) */
 } cb_match_play;
 
 typedef struct cb_match_bid {

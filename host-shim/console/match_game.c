@@ -93,6 +93,8 @@ static int play_once(cb_engine *e, cb_table *table, const cb_match_opts *o, cb_m
     memset(p, 0, sizeof *p);
     p->seat = seat;
     p->dec.struct_size = sizeof p->dec;
+    cb_cards two[2];
+    p->forced = cb_engine_legal_plays(e, two, 2) <= 1;
     uint64_t t0 = now_ns();
     deciding = gm->strategy[seat];
     int code = cb_decide_play(table, &v, &p->dec);

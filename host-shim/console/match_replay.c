@@ -134,8 +134,11 @@ static char *game_json(const cb_rules *r, const cb_match_game *gm, bool full)
         cb_match_json_int(b, "mh_after", p->dec.minhands_after);
         add_flags(b, p->dec.flags);
         add_text(b, "explain", p->dec.explain, sizeof p->dec.explain);
-        if (full)
+        if (full) {
             add_u64(b, "ns", p->ns);
+            if (p->forced)
+                cb_match_json_bool(b, "forced", TRUE);
+        }
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
@@ -290,6 +293,17 @@ static uint64_t get_u64(rd *d, JsonObject *o, const char *name, bool optional)
     return bad(d, "%s: not a count", name), 0;
 }
 
+/* An optional boolean member, false when absent. */
+static bool get_flag(rd *d, JsonObject *o, const char *name)
+{
+    JsonNode *n = member(d, o, name, true);
+    if (!n)
+        return false;
+    if (JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_BOOLEAN)
+        return json_node_get_boolean(n);
+    return bad(d, "%s: not true or false", name);
+}
+
 static void decode_bids(rd *d, JsonObject *o, cb_match_game *gm)
 {
     JsonArray *a = get_array(d, o, "bids", 0, sizeof gm->bids / sizeof gm->bids[0]);
@@ -340,6 +354,7 @@ static void decode_plays(rd *d, JsonObject *o, cb_match_game *gm)
         const char *x = get_str(d, e, "explain");
         copy_text(p->dec.explain, sizeof p->dec.explain, x ? x : "");
         p->ns = get_u64(d, e, "ns", true);
+        p->forced = get_flag(d, e, "forced");
     }
 }
 

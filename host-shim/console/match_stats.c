@@ -14,7 +14,8 @@ typedef struct agg {
     double pts, pts2;
     long bid_games, bids_any, roles, role_wins; /* DDZ: bid > 0 / landlord; PDK: 包庄 */
     long fb[CB_FB_NREASONS];
-    GArray *ns; /* uint64_t per decision */
+    GArray *ns;        /* uint64_t per decision */
+    GArray *ns_choice; /* ... per decision with a choice: bids, and plays with two or more legal */
 } agg;
 
 bool cb_match_seat_won(const cb_rules *r, const cb_match_game *g, int s)
@@ -77,6 +78,7 @@ void cb_match_stats_add(cb_match_stats *st, const cb_match_game *gm)
                     continue;
                 snprintf(a[k].name, sizeof a[k].name, "%s", gm->strategy[s]);
                 a[k].ns = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+                a[k].ns_choice = g_array_new(FALSE, FALSE, sizeof(uint64_t));
                 st->na++;
             }
             agg *x = &a[k];
@@ -91,6 +93,7 @@ void cb_match_stats_add(cb_match_stats *st, const cb_match_game *gm)
                     if (gm->bids[i].code > 0 && gm->bids[i].code < CB_FB_NREASONS)
                         x->fb[gm->bids[i].code]++;
                     g_array_append_val(x->ns, gm->bids[i].ns);
+                    g_array_append_val(x->ns_choice, gm->bids[i].ns);
                 }
             x->bid_games++;
             x->bids_any += bid_any;
@@ -103,6 +106,8 @@ void cb_match_stats_add(cb_match_stats *st, const cb_match_game *gm)
                     if (gm->plays[i].code > 0 && gm->plays[i].code < CB_FB_NREASONS)
                         x->fb[gm->plays[i].code]++;
                     g_array_append_val(x->ns, gm->plays[i].ns);
+                    if (!gm->plays[i].forced)
+                        g_array_append_val(x->ns_choice, gm->plays[i].ns);
                 }
         }
     }
@@ -144,6 +149,19 @@ long cb_match_stats_games(const cb_match_stats *st)
     return st->games;
 }
 
+/* "p50 X  p99 Y  max Z" of the times in a (sorted here) */
+static void quantiles(char *buf, size_t len, GArray *a)
+{
+    uint64_t *v = (uint64_t *)(void *)a->data;
+    size_t m = a->len;
+    qsort(v, m, sizeof *v, cmp_u64);
+    char p50[16], p99[16], mx[16];
+    fmt_us(p50, sizeof p50, v[m / 2]);
+    fmt_us(p99, sizeof p99, v[(size_t)((m - 1) * 0.99)]);
+    fmt_us(mx, sizeof mx, v[m - 1]);
+    snprintf(buf, len, "p50 %s  p99 %s  max %s", p50, p99, mx);
+}
+
 void cb_match_stats_print(cb_match_stats *st, FILE *f, double seconds)
 {
     const cb_rules *r = st->r;
@@ -183,18 +201,18 @@ void cb_match_stats_print(cb_match_stats *st, FILE *f, double seconds)
         fprintf(f, "Games not completed: %ld\n", errors);
     for (int k = 0; k < na; k++) {
         agg *x = &a[k];
-        uint64_t *v = (uint64_t *)(void *)x->ns->data;
         size_t m = x->ns->len;
         if (m) {
-            qsort(v, m, sizeof *v, cmp_u64);
-            char p50[16], p99[16], mx[16];
-            fmt_us(p50, sizeof p50, v[m / 2]);
-            fmt_us(p99, sizeof p99, v[(size_t)((m - 1) * 0.99)]);
-            fmt_us(mx, sizeof mx, v[m - 1]);
-            fprintf(f, "timing %-16s decisions %zu  p50 %s  p99 %s  max %s\n", x->name, m, p50, p99, mx);
+            char all[80], choice[80] = "";
+            quantiles(all, sizeof all, x->ns);
+            if (x->ns_choice->len)
+                quantiles(choice, sizeof choice, x->ns_choice);
+            fprintf(f, "timing %-16s decisions %zu  %s;  with a choice %u  %s\n", x->name, m, all, x->ns_choice->len,
+                    x->ns_choice->len ? choice : "-");
         }
         g_array_free(x->ns, TRUE);
-        x->ns = NULL;
+        g_array_free(x->ns_choice, TRUE);
+        x->ns = x->ns_choice = NULL;
     }
     fprintf(f, "timing %ld games in %.2f s: %.1f games/s\n", n, seconds, seconds > 0 ? n / seconds : 0.0);
 }
@@ -202,7 +220,9 @@ void cb_match_stats_print(cb_match_stats *st, FILE *f, double seconds)
 void cb_match_stats_free(cb_match_stats *st)
 {
     for (int k = 0; k < st->na; k++)
-        if (st->a[k].ns)
+        if (st->a[k].ns) {
             g_array_free(st->a[k].ns, TRUE);
+            g_array_free(st->a[k].ns_choice, TRUE);
+        }
     g_free(st);
 }

@@ -15,7 +15,11 @@
  *    same pool, eps = 1 giving equal weights without any replay; weighed again with a sharper
  *    eps (cb_belief_weigh), the same worlds with eps2^(mismatches - best);
  *  - a pool built in pieces on several scratch beliefs, or grown (cb_belief_extend) from a
- *    smaller one, is the pool built in one go — also when slots of it hold no world.
+ *    smaller one, is the pool built in one go — also when slots of it hold no world;
+ *  - fitted weights (b->fit): on records where seat 1 plays level 6 and seat 2 uniformly random
+ *    legal plays, seat 1's mu is high and seat 2's near 0 (chance); both seats random: mu near
+ *    0 for both and weights close to uniform; both level 6: the true hands rank near the top
+ *    of the pool by weight, where belief = 1 ranks them in the middle.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -41,6 +45,8 @@ typedef struct table {
     cb_deal g;
     cb_play_rec hist[400];
     cb_heur_agent agent[3];
+    bool random[3]; /* the seat plays uniformly random legal plays instead */
+    cb_move moves[CB_MOVES_CAP];
     int bids[3];
     cbt_rng rng;
 } table;
@@ -92,7 +98,15 @@ static void table_deal(table *T, int mode)
 static void table_step(table *T)
 {
     cb_move m;
-    assert_int_equal(cb_heur_deal_policy(&T->agent[T->g.turn], &T->g, &m), 0);
+    if (T->random[T->g.turn]) {
+        cb_ctx ctx;
+        cb_deal_ctx(&T->g, &ctx);
+        int n = cb_legal_moves(&T->r, &ctx, T->moves, CB_MOVES_CAP);
+        assert_true(n > 0);
+        m = T->moves[cbt_rng_below(&T->rng, (uint32_t)(n < CB_MOVES_CAP ? n : CB_MOVES_CAP))];
+    } else {
+        assert_int_equal(cb_heur_deal_policy(&T->agent[T->g.turn], &T->g, &m), 0);
+    }
     assert_true(cb_deal_step(&T->g, &m, NULL, 0) >= 0);
 }
 
@@ -519,6 +533,136 @@ static void test_extend(void **state)
     poolfix_close(&f);
 }
 
+/* ---- fitted weights ---- */
+
+/* What the fit made of one kind of table, summed over views of seat 0. */
+typedef struct fitsum {
+    int views;
+    double mu[2];  /* sum of the fitted mu per other seat (0: seat 1, 1: seat 2) */
+    double ess;    /* sum of ess / n */
+    double ess_fixed; /* the same with the fixed eps = 0.1 (ismcts's inference = fixed) */
+    double rank_fit, rank_off; /* sum of the true hands' rank by weight (0 top .. 1 bottom) */
+} fitsum;
+
+/* ln of a record's weight under the fit of b (the formula of belief.h) */
+static double lr_of(const cb_belief *b, const cb_belief_seat rec[2])
+{
+    double x = 0;
+    for (int o = 0; o < 2; o++)
+        x += (rec[o].dec - rec[o].miss) * log1p(b->mu[o] * (b->k[o] - 1)) + rec[o].miss * log1p(-b->mu[o]);
+    return x;
+}
+
+/* The true hands' rank among the pool's worlds by weight: the share of worlds weighed above
+ * them, ties counting half (uniform weights: 0.5). */
+static double true_rank(const cb_belief *b, double truth)
+{
+    double above = 0;
+    for (int i = 0; i < b->n; i++) {
+        double w = lr_of(b, b->seat[i]);
+        above += w > truth + 1e-9 ? 1 : fabs(w - truth) <= 1e-9 ? 0.5 : 0;
+    }
+    return above / b->n;
+}
+
+/* Deals of pdk16 where seats 1 and 2 play level 6 or random plays (seat 0: level 6); at
+ * seat 0's decisions with at least 8 choices of the other seats on record, a fitted pool of
+ * 300 worlds. */
+static void fit_run(bool rnd1, bool rnd2, uint64_t seed, int want_views, fitsum *f)
+{
+    memset(f, 0, sizeof *f);
+    table T;
+    table_open(&T, MODE_PDK, 6, seed);
+    T.random[1] = rnd1;
+    T.random[2] = rnd2;
+    cb_belief B;
+    assert_int_equal(cb_belief_init(&B), 0);
+    B.fit = true;
+    cb_worlds W;
+    memset(&W, 0, sizeof W);
+    for (int d = 0; d < 200 && f->views < want_views; d++) {
+        table_deal(&T, MODE_PDK);
+        bool done = false; /* one view per deal: views of one deal share most of the record */
+        while (T.g.winner < 0) {
+            if (!done && T.g.turn == 0 && T.g.nhist >= 12) {
+                cb_view v;
+                cb_deal_view(&T.g, T.bids, 1, &v);
+                cb_belief_seat truth[2];
+                assert_true(cb_belief_record(&B, &v, T.g.hands, truth) >= 0);
+                if (truth[0].dec + truth[1].dec >= 8) {
+                    char err[160] = "";
+                    if (cb_worlds_from_view(&W, &v, err, sizeof err) != 0)
+                        fail_msg("cb_worlds_from_view refused a real record: %s", err);
+                    int n = cb_belief_build(&B, &v, &W, 300, 0.1, seed + (uint64_t)d);
+                    assert_true(n > 250);
+                    f->views++;
+                    f->mu[0] += B.mu[0];
+                    f->mu[1] += B.mu[1];
+                    f->ess += B.ess / n;
+                    f->rank_fit += true_rank(&B, lr_of(&B, truth));
+                    /* belief = 1: every world weighs 1, the truth too */
+                    double mu[2] = {B.mu[0], B.mu[1]};
+                    B.mu[0] = B.mu[1] = 0;
+                    f->rank_off += true_rank(&B, lr_of(&B, truth));
+                    B.mu[0] = mu[0];
+                    B.mu[1] = mu[1];
+                    cb_belief_weigh(&B, 0.1);
+                    f->ess_fixed += B.ess / n;
+                    done = true;
+                }
+            }
+            table_step(&T);
+        }
+    }
+    cb_worlds_free(&W);
+    cb_belief_free(&B);
+    table_close(&T);
+    assert_int_equal(f->views, want_views);
+    print_message("  seat 1 %s, seat 2 %s, seed %llu, %d views: mu %.2f / %.2f, ess/n %.2f (fixed 0.1: %.2f), "
+                  "true hands' rank %.2f (belief = 1: %.2f)\n",
+                  rnd1 ? "random" : "level 6", rnd2 ? "random" : "level 6", (unsigned long long)seed, f->views,
+                  f->mu[0] / f->views, f->mu[1] / f->views, f->ess / f->views, f->ess_fixed / f->views,
+                  f->rank_fit / f->views, f->rank_off / f->views);
+}
+
+/* Seat 1 level 6, seat 2 random: the fit tells them apart. A PDK record holds few choices
+ * per seat (about 4 to 6 here), so the posterior of mu stays broad and its mean moderate:
+ * seat 1 about 0.75, seat 2 about 0.3 (at k = 5 options a factor 0.3 per unexplained choice,
+ * against 0.06 for seat 1). */
+static void test_fit_per_seat(void **state)
+{
+    (void)state;
+    fitsum f;
+    fit_run(false, true, cbt_seed(78), 16, &f);
+    double mu1 = f.mu[0] / f.views, mu2 = f.mu[1] / f.views;
+    assert_true(mu1 > 0.6);        /* the model explains seat 1 */
+    assert_true(mu2 < 0.45);       /* seat 2 not much better than chance */
+    assert_true(mu1 - mu2 > 0.3);  /* and the fit tells the seats apart */
+}
+
+/* Both random: mu low for both, and the weights closer to uniform than the fixed eps's. */
+static void test_fit_random(void **state)
+{
+    (void)state;
+    fitsum f;
+    fit_run(true, true, cbt_seed(79), 16, &f);
+    assert_true(f.mu[0] / f.views < 0.45);
+    assert_true(f.mu[1] / f.views < 0.45);
+    assert_true(f.ess / f.views > f.ess_fixed / f.views + 0.1);
+}
+
+/* Both level 6: the true hands rank high by weight — better than with belief = 1 (0.5). */
+static void test_fit_truth_rank(void **state)
+{
+    (void)state;
+    fitsum f;
+    fit_run(false, false, cbt_seed(80), 16, &f);
+    assert_true(f.mu[0] / f.views > 0.6);
+    assert_true(f.mu[1] / f.views > 0.6);
+    assert_true(fabs(f.rank_off / f.views - 0.5) < 1e-9);
+    assert_true(f.rank_fit / f.views < 0.3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -529,6 +673,9 @@ int main(void)
         cmocka_unit_test(test_deadline),
         cmocka_unit_test(test_split),
         cmocka_unit_test(test_extend),
+        cmocka_unit_test(test_fit_per_seat),
+        cmocka_unit_test(test_fit_random),
+        cmocka_unit_test(test_fit_truth_rank),
     };
     return cmocka_run_group_tests_name("belief", tests, NULL, NULL);
 }

@@ -1,5 +1,7 @@
 /* ismcts's belief pool on positions from heuristic deals: its size by game unless
- * belief_worlds is given, its growth by belief_explained, and belief_fit's sharper weights. */
+ * belief_worlds is given, its growth by belief_explained, belief_fit's sharper weights (with
+ * inference = fixed), and the inference key: fit by default, belief given meaning fixed, off
+ * meaning no pool. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +17,7 @@
 #include "support/botfix.h"
 #include "support/plugin/ismfix.h"
 #include "support/randhand.h"
+#include "../plugin/ismcts/ismcts.h"
 
 /* ---- the belief pool's size: by game unless given ---- */
 
@@ -125,14 +128,14 @@ static void test_belief_explained(void **state)
     a->bot->destroy(inst[1]);
 }
 
-/* belief_fit is wired: on the same view, the default (0.01 when some world explains every
+/* belief_fit is wired: on the same view, inference = fixed (0.01 when some world explains every
  * past choice) never leaves a larger effective pool than belief_fit = 0.1 (= belief: off), and
  * a smaller one somewhere; where no world explains everything, the two pools are the same. */
 typedef struct fit_count {
     int fitted, sharper, unfitted;
 } fit_count;
 
-/* d[0]: the default, d[1]: belief_fit = 0.1 (off) */
+/* d[0]: inference = fixed, d[1]: belief_fit = 0.1 (off; given, it means fixed too) */
 static void check_fit(const cb_decision *d, void *ctx)
 {
     fit_count *c = ctx;
@@ -158,9 +161,9 @@ static void check_fit(const cb_decision *d, void *ctx)
 static void test_belief_fit(void **state)
 {
     const cbt_bot_plugin *a = *state;
-    cb_param pf[2] = {{"iterations", "20"}, {"belief_worlds", "200"}};
+    cb_param pf[3] = {{"iterations", "20"}, {"belief_worlds", "200"}, {"inference", "fixed"}};
     cb_param pn[3] = {{"iterations", "20"}, {"belief_worlds", "200"}, {"belief_fit", "0.1"}};
-    void *inst[2] = {cbt_ism_make(a, pf, 2), cbt_ism_make(a, pn, 3)};
+    void *inst[2] = {cbt_ism_make(a, pf, 3), cbt_ism_make(a, pn, 3)};
     assert_non_null(inst[0]);
     assert_non_null(inst[1]);
     fit_count c = {0, 0, 0};
@@ -173,12 +176,99 @@ static void test_belief_fit(void **state)
     a->bot->destroy(inst[1]);
 }
 
+/* ---- the inference key ---- */
+
+typedef struct infer_count {
+    cbt_three_count three;
+    int fitted; /* decisions whose explanation shows the fitted mu */
+} infer_count;
+
+/* d[0]: the default, d[1]: inference = fit given, d[2]: inference = off. The default is fit
+ * (the same decisions as given, the fitted mu shown); off builds no pool. */
+static void check_default_fit(const cb_decision *d, void *ctx)
+{
+    infer_count *c = ctx;
+    if (!cbt_searched_as_given(d, &c->three))
+        return;
+    /* the text past the time (which varies) */
+    assert_string_equal(strstr(d[0].explain, " cand="), strstr(d[1].explain, " cand="));
+    const char *mu = strstr(d[0].explain, " mu=");
+    double m1, m2;
+    if (mu && sscanf(mu, " mu=%lf/%lf", &m1, &m2) == 2) {
+        assert_true(m1 >= 0 && m1 <= 0.99 && m2 >= 0 && m2 <= 0.99);
+        c->fitted++;
+    }
+    if (strncmp(d[2].explain, "ismcts v=", 9) == 0)
+        assert_null(strstr(d[2].explain, " ess="));
+}
+
+/* d[0]: inference = fixed, d[1]: belief = 0.1 given (fixed implied), d[2]: belief = 1 (off):
+ * the first two decide alike and show no fitted mu; the third builds no pool. */
+static void check_fixed(const cb_decision *d, void *ctx)
+{
+    infer_count *c = ctx;
+    if (!cbt_searched_as_given(d, &c->three))
+        return;
+    assert_string_equal(strstr(d[0].explain, " cand="), strstr(d[1].explain, " cand="));
+    assert_null(strstr(d[0].explain, " mu="));
+    if (strstr(d[0].explain, " ess="))
+        c->fitted++;
+    if (strncmp(d[2].explain, "ismcts v=", 9) == 0)
+        assert_null(strstr(d[2].explain, " ess="));
+}
+
+static void test_inference(void **state)
+{
+    const cbt_bot_plugin *a = *state;
+    /* explanations short enough to hold the mu: a small pool, few iterations */
+    cb_param pd[2] = {{"iterations", "20"}, {"belief_worlds", "100"}};
+    cb_param pfit[3] = {{"iterations", "20"}, {"belief_worlds", "100"}, {"inference", "fit"}};
+    cb_param poff[3] = {{"iterations", "20"}, {"belief_worlds", "100"}, {"inference", "off"}};
+    const cb_param *const p1[3] = {pd, pfit, poff};
+    const int n1[3] = {2, 3, 3};
+    infer_count c;
+    memset(&c, 0, sizeof c);
+    cbt_decide_three(a, cbt_seed(107), 4, 4, p1, n1, check_default_fit, &c.three);
+    print_message("inference = fit by default: %d searched decisions, %d showing the fitted mu\n", c.three.searched,
+                  c.fitted);
+    assert_true(c.three.searched >= 10);
+    assert_true(c.fitted >= c.three.searched / 2);
+
+    cb_param pfx[3] = {{"iterations", "20"}, {"belief_worlds", "100"}, {"inference", "fixed"}};
+    cb_param pb[3] = {{"iterations", "20"}, {"belief_worlds", "100"}, {"belief", "0.1"}};
+    cb_param p1b[3] = {{"iterations", "20"}, {"belief_worlds", "100"}, {"belief", "1"}};
+    const cb_param *const p2[3] = {pfx, pb, p1b};
+    const int n2[3] = {3, 3, 3};
+    memset(&c, 0, sizeof c);
+    cbt_decide_three(a, cbt_seed(108), 4, 4, p2, n2, check_fixed, &c.three);
+    print_message("inference = fixed: %d searched decisions, %d with a pool\n", c.three.searched, c.fitted);
+    assert_true(c.three.searched >= 10);
+    assert_true(c.fitted >= c.three.searched / 2);
+
+    /* belief and belief_fit are fixed weights: with inference = fit or off they are refused */
+    cb_param bad1[2] = {{"inference", "fit"}, {"belief", "0.1"}};
+    cb_param bad2[2] = {{"belief_fit", "0.01"}, {"inference", "off"}};
+    cb_param good[2] = {{"inference", "fixed"}, {"belief_fit", "0.001"}};
+    char err[200] = "";
+    is_params p;
+    assert_int_equal(is_params_parse(bad1, 2, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "inference"));
+    assert_int_equal(is_params_parse(bad2, 2, &p, err, sizeof err), -1);
+    assert_int_equal(is_params_parse(good, 2, &p, err, sizeof err), 0);
+    assert_int_equal(p.inference, IS_INFER_FIXED);
+    assert_int_equal(is_params_parse(good, 0, &p, err, sizeof err), 0);
+    assert_int_equal(p.inference, IS_INFER_FIT);
+    assert_int_equal(is_params_parse(poff + 2, 1, &p, err, sizeof err), 0);
+    assert_true(p.belief == 1); /* off: the pool is not replayed */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pool_size),
         cmocka_unit_test(test_belief_fit),
         cmocka_unit_test(test_belief_explained),
+        cmocka_unit_test(test_inference),
     };
     return cmocka_run_group_tests(tests, cbt_ism_setup, cbt_plugin_teardown);
 }

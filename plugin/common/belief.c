@@ -1,6 +1,7 @@
 /* cardbot plugins — belief: worlds weighted by the other seats' past choices (see belief.h). */
 #include "belief.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,7 @@ void cb_belief_free(cb_belief *b)
 {
     free(b->hands);
     free(b->mismatch);
+    free(b->seat);
     free(b->dec);
     free(b->slot);
     free(b->cum);
@@ -41,6 +43,10 @@ static int grow(cb_belief *b, int n, int nhist)
         if (!mm)
             return -1;
         b->mismatch = mm;
+        cb_belief_seat(*se)[2] = realloc(b->seat, (size_t)n * sizeof *se);
+        if (!se)
+            return -1;
+        b->seat = se;
         int *dd = realloc(b->dec, (size_t)n * sizeof *dd);
         if (!dd)
             return -1;
@@ -67,9 +73,17 @@ static int grow(cb_belief *b, int n, int nhist)
 
 int cb_belief_mismatches(cb_belief *b, const cb_view *v, const cb_cards hands[3], int *decisions)
 {
-    const cb_rules *r = v->rules;
+    cb_belief_seat rec[2];
+    int miss = cb_belief_record(b, v, hands, rec);
     if (decisions)
-        *decisions = 0;
+        *decisions = miss < 0 ? 0 : rec[0].dec + rec[1].dec;
+    return miss;
+}
+
+int cb_belief_record(cb_belief *b, const cb_view *v, const cb_cards hands[3], cb_belief_seat seat[2])
+{
+    const cb_rules *r = v->rules;
+    memset(seat, 0, 2 * sizeof *seat);
     if (grow(b, b->cap > 0 ? b->cap : 1, v->nhistory > 0 ? v->nhistory : 1) != 0)
         return -1;
     /* the hands as dealt: each seat's world hand plus what it has played */
@@ -77,15 +91,12 @@ int cb_belief_mismatches(cb_belief *b, const cb_view *v, const cb_cards hands[3]
     for (int i = 0; i < v->nhistory; i++)
         start[v->history[i].seat] |= v->history[i].cards;
     int ll = (v->landlord >= 0 && v->landlord < 3) ? v->landlord : -1;
-    int bid = cb_view_high_bid(v);
-    if (bid < 1)
-        bid = 1; /* the stake of a deal without bidding */
+    int bid = cb_view_stake(v);
     cb_deal g;
     memset(&g, 0, sizeof g);
     g.hist = b->hist;
     g.hist_cap = b->hist_cap;
     cb_deal_init(&g, r, start, v->first_seat, ll, bid, v->bottom);
-    int miss = 0, dec = 0;
     for (int i = 0; i < v->nhistory; i++) {
         const cb_play_rec *h = &v->history[i];
         int s = h->seat;
@@ -98,10 +109,14 @@ int cb_belief_mismatches(cb_belief *b, const cb_view *v, const cb_cards hands[3]
             if (cb_heur_choose(&b->model, &st, &b->ws, NULL, &ch) != 0)
                 return -1;
             if (ch.nmoves != 1) { /* a real choice (-1: it could go out in one play) */
-                dec++;
+                cb_belief_seat *o = &seat[(s - v->seat + 3) % 3 - 1];
+                o->dec++;
+                /* the options' count, for the chance level; going out in one play was not
+                 * counted (the heuristic stops there): 2, the least a choice has */
+                o->logk += (float)log(ch.nmoves > 1 ? ch.nmoves : 2);
                 cb_counts want = ch.move.shape == CB_PASS ? 0 : ch.move.counts;
                 if (want != cb_counts_of(h->cards))
-                    miss++;
+                    o->miss++;
             }
         }
         cb_move m;
@@ -123,9 +138,7 @@ int cb_belief_mismatches(cb_belief *b, const cb_view *v, const cb_cards hands[3]
                 g.hist[g.nhist - 1].cards = h->cards;
         }
     }
-    if (decisions)
-        *decisions = dec;
-    return miss;
+    return seat[0].miss + seat[1].miss;
 }
 
 /* Past the deadline (with at least one world in the pool)? */
@@ -158,12 +171,12 @@ static int walk(cb_belief *b, const cb_view *v, cb_worlds *w, int n, double eps,
         cb_cards h[3];
         if (cb_worlds_sample(w, &rng, h, NULL) != 0)
             continue;
-        int dec = 0;
-        int mm = cb_belief_mismatches(b, v, h, &dec);
+        cb_belief_seat rec[2], rec2[2];
+        int mm = cb_belief_record(b, v, h, rec);
         if (mm < 0)
             return -1;
-        if (dec > b->decisions)
-            b->decisions = dec;
+        if (rec[0].dec + rec[1].dec > b->decisions)
+            b->decisions = rec[0].dec + rec[1].dec;
         /* a short burn-in, then every state of the walk is a pool world */
         int burn = per / 4;
         for (int step = 0; step < burn + per && b->n < n && !late(b); step++) {
@@ -177,7 +190,7 @@ static int walk(cb_belief *b, const cb_view *v, cb_worlds *w, int n, double eps,
                 t[sa] = (t[sa] & ~x) | y;
                 t[sb] = (t[sb] & ~y) | x;
                 if (cb_worlds_broken(w, sa, t[sa]) == 0 && cb_worlds_broken(w, sb, t[sb]) == 0) {
-                    int m2 = cb_belief_mismatches(b, v, t, NULL);
+                    int m2 = cb_belief_record(b, v, t, rec2);
                     if (m2 < 0)
                         return -1;
                     double acc = 1;
@@ -185,6 +198,7 @@ static int walk(cb_belief *b, const cb_view *v, cb_worlds *w, int n, double eps,
                         acc *= eps;
                     if (m2 <= mm || cb_rng_unit(&rng) < acc) {
                         memcpy(h, t, sizeof t);
+                        memcpy(rec, rec2, sizeof rec);
                         mm = m2;
                         b->accepted++;
                     }
@@ -194,6 +208,7 @@ static int walk(cb_belief *b, const cb_view *v, cb_worlds *w, int n, double eps,
                 continue;
             memcpy(b->hands[b->n], h, sizeof h);
             b->mismatch[b->n] = mm;
+            memcpy(b->seat[b->n], rec, sizeof rec);
             if (b->min_mismatch < 0 || mm < b->min_mismatch)
                 b->min_mismatch = mm;
             b->n++;
@@ -233,15 +248,17 @@ int cb_belief_fill(cb_belief *pool, cb_belief *s, const cb_view *v, cb_worlds *w
         cb_cards h[3];
         if (cb_worlds_sample(w, &rng, h, NULL) != 0)
             continue;
-        int dec = 0, mm = 0;
+        cb_belief_seat rec[2] = {{0, 0, 0}, {0, 0, 0}};
+        int mm = 0;
         if (eps < 1) {
-            mm = cb_belief_mismatches(s, v, h, &dec);
+            mm = cb_belief_record(s, v, h, rec);
             if (mm < 0)
                 return -1;
         }
         memcpy(pool->hands[i], h, sizeof h);
         pool->mismatch[i] = mm;
-        pool->dec[i] = dec;
+        memcpy(pool->seat[i], rec, sizeof rec);
+        pool->dec[i] = rec[0].dec + rec[1].dec;
     }
     return 0;
 }
@@ -255,6 +272,7 @@ int cb_belief_finish(cb_belief *b, int n, double eps)
         if (b->n != i) {
             memcpy(b->hands[b->n], b->hands[i], sizeof b->hands[i]);
             b->mismatch[b->n] = b->mismatch[i];
+            memcpy(b->seat[b->n], b->seat[i], sizeof b->seat[i]);
         }
         b->slot[b->n] = i;
         if (b->dec[i] > b->decisions)
@@ -265,7 +283,10 @@ int cb_belief_finish(cb_belief *b, int n, double eps)
     }
     if (b->n == 0)
         return 0;
-    cb_belief_weigh(b, eps);
+    if (b->fit && eps < 1)
+        cb_belief_weigh_fit(b);
+    else
+        cb_belief_weigh(b, eps);
     return b->n;
 }
 
@@ -285,6 +306,7 @@ int cb_belief_extend(cb_belief *b, const cb_view *v, int slots, int n2)
         if (s != j) {
             memcpy(b->hands[s], b->hands[j], sizeof b->hands[j]);
             b->mismatch[s] = b->mismatch[j];
+            memcpy(b->seat[s], b->seat[j], sizeof b->seat[j]);
         }
         next = s;
     }
@@ -307,6 +329,81 @@ void cb_belief_weigh(cb_belief *b, double eps)
         double wt = 1;
         for (int k = b->min_mismatch; k < b->mismatch[i]; k++)
             wt *= eps;
+        tot += wt;
+        sq += wt * wt;
+        b->cum[i] = tot;
+    }
+    b->ess = tot * tot / sq;
+}
+
+/* ln of a world's likelihood ratio for one seat (see belief.h): a = ln(1 + mu (k - 1)) per
+ * explained choice, c = ln(1 - mu) per unexplained one */
+static double seat_lr(const cb_belief_seat *r, double a, double c)
+{
+    return (r->dec - r->miss) * a + r->miss * c;
+}
+
+double cb_belief_fit_mu(const cb_belief_seat *rec, int stride, int n, double k)
+{
+    if (n < 1 || !(k > 1))
+        return 0;
+    /* ln of the record's likelihood ratio at each mu of the grid: the mean of the worlds'
+     * ratios, by log-sum-exp (a ratio reaches 5^40) */
+    double ll[CB_BELIEF_GRID], top_ll = -INFINITY;
+    for (int j = 0; j < CB_BELIEF_GRID; j++) {
+        double mu = CB_BELIEF_MU_MAX * j / (CB_BELIEF_GRID - 1);
+        double a = log1p(mu * (k - 1)), c = log1p(-mu);
+        double top = -INFINITY;
+        for (int i = 0; i < n; i++) {
+            double x = seat_lr(&rec[(size_t)i * (size_t)stride], a, c);
+            if (x > top)
+                top = x;
+        }
+        double sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += exp(seat_lr(&rec[(size_t)i * (size_t)stride], a, c) - top);
+        ll[j] = top + log(sum / n);
+        if (ll[j] > top_ll)
+            top_ll = ll[j];
+    }
+    /* the posterior mean under a uniform prior (not the most likely mu: after two or three
+     * choices a random player's natural-looking plays make mu = 0.99 the likeliest, while
+     * the posterior is still broad and its mean modest) */
+    double z = 0, m = 0;
+    for (int j = 0; j < CB_BELIEF_GRID; j++) {
+        double p = exp(ll[j] - top_ll);
+        z += p;
+        m += p * (CB_BELIEF_MU_MAX * j / (CB_BELIEF_GRID - 1));
+    }
+    return m / z;
+}
+
+void cb_belief_weigh_fit(cb_belief *b)
+{
+    if (b->n == 0)
+        return;
+    double a[2], c[2];
+    for (int o = 0; o < 2; o++) {
+        double dec = 0, logk = 0;
+        for (int i = 0; i < b->n; i++) {
+            dec += b->seat[i][o].dec;
+            logk += b->seat[i][o].logk;
+        }
+        b->k[o] = dec > 0 ? exp(logk / dec) : 1;
+        b->mu[o] = cb_belief_fit_mu(&b->seat[0][o], 2, b->n, b->k[o]);
+        a[o] = log1p(b->mu[o] * (b->k[o] - 1));
+        c[o] = log1p(-b->mu[o]);
+    }
+    /* weights relative to the best world's (1 there: no overflow) */
+    double top = -INFINITY;
+    for (int i = 0; i < b->n; i++) {
+        double x = seat_lr(&b->seat[i][0], a[0], c[0]) + seat_lr(&b->seat[i][1], a[1], c[1]);
+        if (x > top)
+            top = x;
+    }
+    double tot = 0, sq = 0;
+    for (int i = 0; i < b->n; i++) {
+        double wt = exp(seat_lr(&b->seat[i][0], a[0], c[0]) + seat_lr(&b->seat[i][1], a[1], c[1]) - top);
         tot += wt;
         sq += wt * wt;
         b->cum[i] = tot;

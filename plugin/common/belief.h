@@ -12,6 +12,23 @@
  * the weighting off; eps close to 0 trusts the model completely (right against a level-6
  * heuristic, wrong against anyone else: the default keeps a real weight on deviations).
  *
+ * The fixed eps assumes the other seats ARE the model. Fitted weights (b->fit) assume less: each
+ * other seat o plays the model's choice with probability mu_o and otherwise something we cannot
+ * predict, which says nothing about the world — at chance among the k options a seat has there
+ * (k: the geometric mean of its legal-play counts over the pool's decisions), the same in every
+ * world. Against that stranger, a world's choice by choice likelihood ratio is 1 + mu_o (k - 1)
+ * for a choice the model makes there and 1 - mu_o for one it does not; a world's weight is the
+ * product over its choices and both seats. mu_o is fitted per seat from the pool itself: the
+ * pool is uniform worlds, so the mean of its worlds' ratios is the record's likelihood ratio at
+ * mu_o; mu_o is its posterior mean under a uniform prior on 0..0.99 (a grid). A seat the model
+ * explains no better than chance gets mu_o near 0 — every world weighs about alike for it —
+ * and a short record, which says little, a moderate mu_o; against the model's own play mu_o
+ * reaches about 0.95, a factor 0.05 / (1 + 0.95 (k - 1)), about 0.01 at k = 5, per unexplained
+ * choice: the fixed weights' sharpest. Why not "else one of the other k - 1 options at random":
+ * that makes a stranger's deviations say something about the world (a world in which it had
+ * more options explains a deviation less), which is true of random players, not of strangers,
+ * and it is not uniform at chance.
+ *
  * The searcher then draws its worlds from a pool of n sampled worlds in proportion to their
  * weights (importance resampling). Worlds are sampled from per-world seeds, so the pool
  * depends only on the seed, never on the thread count or the order of building.
@@ -29,10 +46,24 @@
 #include "rng.h"
 #include "worlds.h"
 
+/* One other seat's past choices in one world (the fitted weights' data: 8 bytes). Seat index
+ * 0 is the seat after the deciding one, 1 the seat before it. */
+typedef struct cb_belief_seat {
+    int16_t miss;              /* choices the model would have made otherwise */
+    int16_t dec;               /* decisions with a choice */
+    float logk;                /* sum over those decisions of ln(legal plays) */
+} cb_belief_seat;
+
+/* The fitted model's grid: mu = 0, .., 0.99 in CB_BELIEF_GRID even steps (0.03), a uniform prior. */
+#define CB_BELIEF_GRID 34
+#define CB_BELIEF_MU_MAX 0.99
+
 typedef struct cb_belief {
     int n, cap;                /* worlds in the pool */
     cb_cards (*hands)[3];      /* the pool's worlds */
-    int *mismatch;             /* per world: past choices the model would have made otherwise */
+    int *mismatch;             /* per world: past choices the model would have made otherwise
+                                  (both other seats) */
+    cb_belief_seat (*seat)[2]; /* per world: the same per other seat (fitted weights) */
     int *dec;                  /* per slot while filling: decisions compared */
     int *slot;                 /* per world after finish: the slot it was filled in */
     double *cum;               /* cumulative weights (cum[n-1] = total) */
@@ -47,6 +78,10 @@ typedef struct cb_belief {
     uint64_t deadline_ns;      /* CLOCK_MONOTONIC time past which the pool stops growing (it
                                   keeps the worlds it has, at least one); 0: none */
     bool cut;                  /* the last build stopped at the deadline */
+    bool fit;                  /* finish weighs with the fitted per-seat model, not eps (not
+                                  for walks, which need a fixed eps) */
+    double mu[2];              /* the fitted mu per other seat (0: weight 1 for it) */
+    double k[2];               /* the chance level's option count per other seat */
     cb_play_rec *hist;         /* scratch: the replayed record */
     int hist_cap;
     bool ready;
@@ -93,10 +128,22 @@ int cb_belief_extend(cb_belief *pool, const cb_view *v, int slots, int n2);
  * model more when some world explains every past choice (ismcts key belief_fit). */
 void cb_belief_weigh(cb_belief *b, double eps);
 
+/* Weigh the pool's worlds again with the fitted model (see above; b->mu and b->k get the fit).
+ * The pool must have been filled with eps < 1 (replayed). */
+void cb_belief_weigh_fit(cb_belief *b);
+
+/* The fit alone: mu for one seat from n worlds' records of it (rec[0], rec[stride], ..; k: its
+ * chance level's option count, > 1), the posterior mean on the grid (see above). */
+double cb_belief_fit_mu(const cb_belief_seat *rec, int stride, int n, double k);
+
 /* The mismatches of one world (hands[3] consistent with w): how many of the other seats' past
  * decisions with a choice the model would have made differently. -1 when the history cannot be
  * replayed in it. `decisions` (may be NULL) gets how many decisions were compared. */
 int cb_belief_mismatches(cb_belief *b, const cb_view *v, const cb_cards hands[3], int *decisions);
+
+/* The same, per other seat (seat[0]: the seat after v->seat, seat[1]: the one before); returns
+ * the total mismatches or -1. */
+int cb_belief_record(cb_belief *b, const cb_view *v, const cb_cards hands[3], cb_belief_seat seat[2]);
 
 /* Draw a world from the pool by weight. The pool must not be empty. */
 void cb_belief_draw(const cb_belief *b, cb_rng *rng, cb_cards hands[3]);

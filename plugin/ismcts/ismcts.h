@@ -50,6 +50,8 @@
 
 /* the opponents key: PDK without 包庄, the other two seats as one side or each for itself */
 enum { IS_OPP_PARANOID = 0, IS_OPP_MAXN = 1 };
+/* the inference key: how the other seats' past choices weigh the worlds (plugin/common/belief.h) */
+enum { IS_INFER_FIT = 0, IS_INFER_FIXED = 1, IS_INFER_OFF = 2 };
 
 typedef struct is_params {
     uint64_t iterations;   /* per decision, over all threads (0 when time_ms is the budget) */
@@ -67,8 +69,10 @@ typedef struct is_params {
     int tree_width;        /* in-tree candidates at my nodes */
     int partner_width;     /* ... at my partner's nodes (DDZ farmers, PDK against a 包庄) */
     int opponent_width;    /* ... at the other side's nodes */
+    int inference;         /* IS_INFER_*: fitted per seat, fixed (belief, belief_fit) or off */
     double belief;         /* weight of a world per past choice the opponent model would not
-                              have made (1: no inference; see plugin/common/belief.h) */
+                              have made (1: no inference; see plugin/common/belief.h); with
+                              inference = fit only the walks' (belief_chains) */
     double belief_fit;     /* ... when some world explains every past choice */
     int belief_worlds;     /* worlds in the weighted pool */
     int belief_explained;  /* fewer worlds than this explaining the record as well as the best:

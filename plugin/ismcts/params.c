@@ -13,6 +13,8 @@ static const char *const is_rollouts[] = {[IS_ROLLOUT_HEURISTIC] = "heuristic", 
                                           [IS_ROLLOUT_FAST] = "fast", NULL};
 static const char *const is_roots[] = {[IS_ROOT_UCB] = "ucb", [IS_ROOT_HALVING] = "halving", NULL};
 static const char *const is_opponents[] = {[IS_OPP_PARANOID] = "paranoid", [IS_OPP_MAXN] = "maxn", NULL};
+static const char *const is_inferences[] = {[IS_INFER_FIT] = "fit", [IS_INFER_FIXED] = "fixed",
+                                            [IS_INFER_OFF] = "off", NULL};
 
 /* Integer rows: name, type, field, lo, hi, default, what, default text, meaning. */
 #define IROW(n, t, f, lo, hi, def, what, dt, m) {n, t, P(f), lo, hi, (uint64_t)(def), 0, 0, 0, NULL, what, dt, m}
@@ -52,10 +54,12 @@ const cb_pdef is_param_table[] = {
          "solve exactly from this many cards in all hands (0: never)"),
     CROW("opponents", opponents, is_opponents, IS_OPP_PARANOID, "a model", "paranoid",
          "PDK without 包庄: the other two seats as one side, or each for itself"),
+    CROW("inference", inference, is_inferences, IS_INFER_FIT, "a model", "fit",
+         "worlds weighed by past choices: fitted per seat to how well level 6 explains it, fixed weights, or off"),
     RROW("belief", belief, 0.001, 1, 0.1, "a weight", "0.1",
-         "weight of a world per past choice the opponent model would not have made (1: no inference)"),
+         "inference = fixed (implied when given): weight of a world per past choice the model would not have made (1: off)"),
     RROW("belief_fit", belief_fit, 0.001, 1, 0.01, "a weight", "0.01",
-         "that weight instead when some world explains every past choice"),
+         "inference = fixed (implied when given): that weight instead when some world explains every past choice"),
     IROW("belief_worlds", CB_PT_INT, belief_worlds, 1, IS_MAX_POOL, 0, "a count", "PDK 3000, DDZ 300",
          "worlds in the weighted pool"),
     IROW("belief_chains", CB_PT_INT, belief_chains, 0, IS_MAX_CHAINS, 0, "a count", "0",
@@ -93,6 +97,17 @@ int is_params_parse(const cb_param *params, int nparams, is_params *p, char *err
         return cb_params_fail(err, errlen, "ismcts", "time_ms", "give iterations or time_ms, not both");
     if (have_time)
         p->iterations = 0;
+    /* belief and belief_fit keep their meaning, fixed weights: given, they imply inference =
+     * fixed, and they contradict the other two */
+    bool have_inf = given >> row("inference") & 1;
+    bool have_w = (given >> row("belief") & 1) || (given >> row("belief_fit") & 1);
+    if (have_w && !have_inf)
+        p->inference = IS_INFER_FIXED;
+    else if (have_w && p->inference != IS_INFER_FIXED)
+        return cb_params_fail(err, errlen, "ismcts", "inference",
+                              "belief and belief_fit are fixed weights: give them with inference = fixed");
+    if (p->inference == IS_INFER_OFF)
+        p->belief = 1; /* the pool is not replayed at all (play.c) */
     if (p->bid[1] < p->bid[0])
         return cb_params_fail(err, errlen, "ismcts", "bid2", "below bid1 (the thresholds must not decrease)");
     if (p->bid[2] < p->bid[1])

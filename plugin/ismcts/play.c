@@ -127,6 +127,7 @@ static int build_pool(is_inst *m, const cb_view *v, is_setup *S, int threads, ui
 {
     bool ddz = v->rules->game == CB_GAME_DDZ;
     m->belief.chains = m->p.belief_chains;
+    m->belief.fit = m->p.inference == IS_INFER_FIT;
     /* the pool may take a quarter of the host's budget; the search then gets its 60% */
     m->belief.deadline_ns = v->budget_ms > 0 ? t0 + (uint64_t)v->budget_ms * IS_POOL_NS_PER_BUDGET_MS : 0;
     int worlds = m->p.belief_worlds > 0 ? m->p.belief_worlds : ddz ? IS_BELIEF_WORLDS_DDZ : IS_BELIEF_WORLDS_PDK;
@@ -144,7 +145,8 @@ static int build_pool(is_inst *m, const cb_view *v, is_setup *S, int threads, ui
         S->belief = &m->belief;
         /* the model fits: some world explains every past choice, so trust it more */
         double fit = m->p.belief_fit;
-        if (m->belief.chains == 0 && m->belief.min_mismatch == 0 && m->belief.decisions > 0 && fit < m->p.belief)
+        if (m->p.inference == IS_INFER_FIXED && m->belief.chains == 0 && m->belief.min_mismatch == 0 &&
+            m->belief.decisions > 0 && fit < m->p.belief)
             cb_belief_weigh(&m->belief, fit);
     }
     return explained;
@@ -252,8 +254,12 @@ static const cb_move *search_play(is_inst *m, const is_setup *S, int threads, in
         len += snprintf(d->explain + len, sizeof d->explain - (size_t)len, " kept=%d/%d", m->kept[best], threads);
     /* inference: the pool's effective size and the best world's unexplained choices */
     if (S->belief && len > 0 && (size_t)len < sizeof d->explain)
-        snprintf(d->explain + len, sizeof d->explain - (size_t)len, " ess=%.0f miss=%d/%d best=%d%s", S->belief->ess,
-                 S->belief->min_mismatch, S->belief->decisions, explained, S->belief->cut ? " cut" : "");
+        len += snprintf(d->explain + len, sizeof d->explain - (size_t)len, " ess=%.0f miss=%d/%d best=%d%s",
+                        S->belief->ess, S->belief->min_mismatch, S->belief->decisions, explained,
+                        S->belief->cut ? " cut" : "");
+    /* the fitted model: mu of the seat after me / before me (0: weighed alike) */
+    if (S->belief && S->belief->fit && S->belief->chains == 0 && len > 0 && (size_t)len < sizeof d->explain)
+        snprintf(d->explain + len, sizeof d->explain - (size_t)len, " mu=%.2f/%.2f", S->belief->mu[0], S->belief->mu[1]);
     return &m->moves[best];
 }
 

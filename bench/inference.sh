@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# cardbot — inference: does weighting the belief pool by the other seats' past choices pay
+# against each opponent of config/gauntlet-GAME.ini? ismcts at seat 0 plays every opponent's
+# table once per variant on the SAME duplicate deals (same seed), and the script prints the
+# PAIRED difference per deal — a deal's figure is the mean over its 3 rotations — of the
+# ismcts seat's win share and points per game, with a 95% interval (mean +- 1.96 sd / sqrt
+# deals), plus each variant's decision time p50 over the searched decisions (a pass or a forced
+# play answers in microseconds and would be the p50 of all of them; the time includes the
+# belief pool, which the shim's budget_ms cuts at 25%, so a loaded machine shrinks the pools of
+# fit and fixed but not off). Asserts nothing: the figures, seed and size are the result.
+#
+# Variants (ismcts keys added to a copy of the config):
+#   fit     the default: inference = fit (per-seat fitted opponent model, plugin/common/belief.h)
+#   off     belief = 1: no inference, uniform worlds
+#   fixed   inference = fixed: the former default (belief 0.1, belief_fit 0.01)
+# Pairs printed: fit - off and fit - fixed (a variant left out of VARIANTS drops its pair).
+#
+#   bench/inference.sh [BUILD_DIR]          (default build/plain)
+# Environment:
+#   GAME=pdk|ddz       which config (default pdk)
+#   GAMES=N            games per opponent and variant (default 30 = 10 deals x 3 rotations:
+#                      some minutes, not a verdict; raise it for one)
+#   SEED=S             match seed (default 1)
+#   ITER=N             ismcts iterations (default 2000, so that a run takes minutes; "" keeps
+#                      the config's own)
+#   OPPONENTS="a b"    which [table.X] (default: every table of the config)
+#   VARIANTS="a b"     which variants (default "fit off fixed")
+#   CONCURRENCY=K      games at once (default 2)
+#   KEYS_OFF, KEYS_FIXED  the keys of those variants instead (e.g. KEYS_FIXED= with CARDBOT=
+#                      an older build, whose default was the fixed weights)
+#   OUT=DIR            keep the per-game results (DIR/OPP-VARIANT.jsonl, cardbot match
+#                      --results) and match output there; with REUSE=1 a file already there is
+#                      read instead of played again (same GAME/GAMES/SEED/ITER: the caller's word)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+B=${1:-build/plain}
+GAME=${GAME:-pdk}
+GAMES=${GAMES:-30}
+SEED=${SEED:-1}
+ITER=${ITER-2000}
+CONCURRENCY=${CONCURRENCY:-2}
+VARIANTS=${VARIANTS:-"fit off fixed"}
+REUSE=${REUSE:-0}
+BIN=${CARDBOT:-$B/cardbot}
+CONFIG=config/gauntlet-$GAME.ini
+[ -x "$BIN" ] || { echo "inference.sh: no $BIN (make first)" >&2; exit 1; }
+[ -f "$CONFIG" ] || { echo "inference.sh: no $CONFIG" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "inference.sh: needs python3 (the pairing)" >&2; exit 1; }
+# every [table.X] of the config, in its order: tables added later join without an edit here
+OPPONENTS=${OPPONENTS:-$(sed -n 's/^\[table\.\(.*\)\]$/\1/p' "$CONFIG" | tr '\n' ' ')}
+
+tmpd=$(mktemp -d "${TMPDIR:-/tmp}/inference-$GAME.XXXXXX")
+trap 'rm -rf "$tmpd"' EXIT
+OUT=${OUT:-$tmpd}
+mkdir -p "$OUT"
+
+keys_of() {
+  case $1 in
+    fit) echo "" ;; # the default: the table's ismcts group as it is (plus ITER)
+    off) echo "${KEYS_OFF-belief = 1}" ;;
+    fixed) echo "${KEYS_FIXED-inference = fixed}" ;;
+    *) echo "inference.sh: unknown variant $1 (fit, off, fixed)" >&2; return 1 ;;
+  esac
+}
+
+# a copy of the config whose ismcts group gains the variant's keys (the config's only ismcts
+# group: the same edit as bench/gauntlet.sh's ITER)
+config_of() {
+  local keys=$1 f=$tmpd/$2.ini
+  [ -n "$ITER" ] && keys="iterations = $ITER"$'\n'"$keys"
+  awk -v k="$keys" '{ print } /^\[strategy\.ismcts\]$/ { g = 1 }
+    g && /^plugin = ismcts$/ { if (k != "") print k; g = 0 }' "$CONFIG" > "$f"
+  echo "$f"
+}
+
+echo "inference-$GAME: ismcts (iterations ${ITER:-config}) at seat 0 vs two seats of each opponent, variants: $VARIANTS"
+echo "$GAMES games per opponent and variant (duplicate: $((GAMES / 3)) deals x 3 rotations), seed $SEED, concurrency $CONCURRENCY"
+echo "machine: $(nproc) cores, $(uname -m); $(date -u '+%Y-%m-%d %H:%M UTC')"
+for x in $OPPONENTS; do
+  for var in $VARIANTS; do
+    res=$OUT/$x-$var.jsonl
+    if [ "$REUSE" = 1 ] && [ -s "$res" ] && [ -s "$OUT/$x-$var.out" ]; then
+      continue
+    fi
+    cfg=$(config_of "$(keys_of "$var")" "$var")
+    "$BIN" match --config "$cfg" --table "$x" --duplicate --games "$GAMES" --seed "$SEED" \
+      --concurrency "$CONCURRENCY" --quiet --progress 0 --results "$res" > "$OUT/$x-$var.out" 2>&1 ||
+      { echo "$x $var: cardbot match failed:"; cat "$OUT/$x-$var.out"; exit 1; }
+  done
+done
+
+python3 - "$OUT" "$VARIANTS" $OPPONENTS <<'EOF'
+import json, math, sys
+out, variants, opps = sys.argv[1], sys.argv[2].split(), sys.argv[3:]
+
+def games(opp, var):
+    """per deal: [(win, points)] of the ismcts seat over the deal's rotations"""
+    deals = {}
+    with open(f"{out}/{opp}-{var}.jsonl") as f:
+        for line in f:
+            g = json.loads(line)
+            if g.get("type") != "game":
+                continue
+            me = g["seats"].index("ismcts")
+            deals.setdefault(g["deal"], []).append((1.0 if g["winner"] == me else 0.0, float(g["points"][me])))
+    return deals
+
+def p50(opp, var):
+    """the ismcts seat's searched decisions' time p50 in ms (its explanation names the search)"""
+    ns = []
+    with open(f"{out}/{opp}-{var}.jsonl") as f:
+        for line in f:
+            g = json.loads(line)
+            if g.get("type") != "game":
+                continue
+            me = g["seats"].index("ismcts")
+            ns += [p["ns"] for p in g.get("plays", []) if p["seat"] == me and p.get("explain", "").startswith("ismcts v=")]
+    ns.sort()
+    return f"{ns[len(ns) // 2] / 1e6:.0f}ms" if ns else "?"
+
+def ci(xs):
+    n = len(xs)
+    mean = sum(xs) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1)) if n > 1 else float("nan")
+    return mean, 1.96 * sd / math.sqrt(n)
+
+def mean_of(rots, k):
+    return sum(r[k] for r in rots) / len(rots)
+
+pairs = [(a, b) for a, b in (("fit", "off"), ("fit", "fixed")) if a in variants and b in variants]
+for a, b in pairs:
+    print(f"\n{a} - {b}: paired per deal (mean over its rotations), 95% intervals")
+    print(f"{'opponent':<9} {'deals':>5} {a + ' win%':>9} {b + ' win%':>10} {'d win share':<20} "
+          f"{a + ' pts':>8} {b + ' pts':>9} {'d pts/game':<20} {'searched p50 ' + a + '/' + b}")
+    for opp in opps:
+        ga, gb = games(opp, a), games(opp, b)
+        common = sorted(d for d in ga if d in gb and len(ga[d]) == len(gb[d]))
+        if not common:
+            print(f"{opp:<9} no common deals")
+            continue
+        wa = [mean_of(ga[d], 0) for d in common]
+        wb = [mean_of(gb[d], 0) for d in common]
+        pa = [mean_of(ga[d], 1) for d in common]
+        pb = [mean_of(gb[d], 1) for d in common]
+        dw, hw = ci([x - y for x, y in zip(wa, wb)])
+        dp, hp = ci([x - y for x, y in zip(pa, pb)])
+        n = len(common)
+        print(f"{opp:<9} {n:>5} {100 * sum(wa) / n:>8.1f}% {100 * sum(wb) / n:>9.1f}% "
+              f"{f'{dw:+.3f} +- {hw:.3f}':<20} {sum(pa) / n:>+8.2f} {sum(pb) / n:>+9.2f} "
+              f"{f'{dp:+.2f} +- {hp:.2f}':<20} {p50(opp, a)}/{p50(opp, b)}")
+EOF

@@ -3,10 +3,10 @@
 # against each opponent of config/gauntlet-GAME.ini? ismcts at seat 0 plays every opponent's
 # table once per variant on the SAME duplicate deals (same seed), and the script prints the
 # PAIRED difference per deal — a deal's figure is the mean over its 3 rotations — of the
-# ismcts seat's win share and points per game, with a 95% interval (mean +- 1.96 sd / sqrt
-# deals), plus each variant's decision time p50 over the searched decisions (a pass or a forced
-# play answers in microseconds and would be the p50 of all of them; the time includes the
-# belief pool, which the shim's budget_ms cuts at 25%, so a loaded machine shrinks the pools of
+# ismcts seat's win share and points per game, with a 95% interval (bench/paired.py), plus
+# each variant's decision time p50 over the decisions with a choice (a pass or a forced play
+# answers in microseconds and would be the p50 of all of them; the time includes the belief
+# pool, which the shim's budget_ms cuts at 25%, so a loaded machine shrinks the pools of
 # fit and fixed but not off). Asserts nothing: the figures, seed and size are the result.
 #
 # Variants (ismcts keys added to a copy of the config):
@@ -89,63 +89,15 @@ for x in $OPPONENTS; do
   done
 done
 
-python3 - "$OUT" "$VARIANTS" $OPPONENTS <<'EOF'
-import json, math, sys
-out, variants, opps = sys.argv[1], sys.argv[2].split(), sys.argv[3:]
-
-def games(opp, var):
-    """per deal: [(win, points)] of the ismcts seat over the deal's rotations"""
-    deals = {}
-    with open(f"{out}/{opp}-{var}.jsonl") as f:
-        for line in f:
-            g = json.loads(line)
-            if g.get("type") != "game":
-                continue
-            me = g["seats"].index("ismcts")
-            deals.setdefault(g["deal"], []).append((1.0 if g["winner"] == me else 0.0, float(g["points"][me])))
-    return deals
-
-def p50(opp, var):
-    """the ismcts seat's searched decisions' time p50 in ms (its explanation names the search)"""
-    ns = []
-    with open(f"{out}/{opp}-{var}.jsonl") as f:
-        for line in f:
-            g = json.loads(line)
-            if g.get("type") != "game":
-                continue
-            me = g["seats"].index("ismcts")
-            ns += [p["ns"] for p in g.get("plays", []) if p["seat"] == me and p.get("explain", "").startswith("ismcts v=")]
-    ns.sort()
-    return f"{ns[len(ns) // 2] / 1e6:.0f}ms" if ns else "?"
-
-def ci(xs):
-    n = len(xs)
-    mean = sum(xs) / n
-    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1)) if n > 1 else float("nan")
-    return mean, 1.96 * sd / math.sqrt(n)
-
-def mean_of(rots, k):
-    return sum(r[k] for r in rots) / len(rots)
-
-pairs = [(a, b) for a, b in (("fit", "off"), ("fit", "fixed")) if a in variants and b in variants]
-for a, b in pairs:
-    print(f"\n{a} - {b}: paired per deal (mean over its rotations), 95% intervals")
-    print(f"{'opponent':<9} {'deals':>5} {a + ' win%':>9} {b + ' win%':>10} {'d win share':<20} "
-          f"{a + ' pts':>8} {b + ' pts':>9} {'d pts/game':<20} {'searched p50 ' + a + '/' + b}")
-    for opp in opps:
-        ga, gb = games(opp, a), games(opp, b)
-        common = sorted(d for d in ga if d in gb and len(ga[d]) == len(gb[d]))
-        if not common:
-            print(f"{opp:<9} no common deals")
-            continue
-        wa = [mean_of(ga[d], 0) for d in common]
-        wb = [mean_of(gb[d], 0) for d in common]
-        pa = [mean_of(ga[d], 1) for d in common]
-        pb = [mean_of(gb[d], 1) for d in common]
-        dw, hw = ci([x - y for x, y in zip(wa, wb)])
-        dp, hp = ci([x - y for x, y in zip(pa, pb)])
-        n = len(common)
-        print(f"{opp:<9} {n:>5} {100 * sum(wa) / n:>8.1f}% {100 * sum(wb) / n:>9.1f}% "
-              f"{f'{dw:+.3f} +- {hw:.3f}':<20} {sum(pa) / n:>+8.2f} {sum(pb) / n:>+9.2f} "
-              f"{f'{dp:+.2f} +- {hp:.2f}':<20} {p50(opp, a)}/{p50(opp, b)}")
-EOF
+for pair in "fit off" "fit fixed"; do
+  read -r a b <<<"$pair"
+  case " $VARIANTS " in *" $a "*) ;; *) continue ;; esac
+  case " $VARIANTS " in *" $b "*) ;; *) continue ;; esac
+  echo
+  echo "A = $a, B = $b: paired per deal (mean over its rotations), 95% intervals"
+  header=--header
+  for x in $OPPONENTS; do
+    python3 bench/paired.py $header --label "$x" "$OUT/$x-$a.jsonl" "$OUT/$x-$b.jsonl"
+    header=
+  done
+done

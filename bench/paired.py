@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""cardbot bench — the paired comparison of two runs on the same duplicate deals.
+
+Two `cardbot match --duplicate --results FILE` runs with the same seed and games play the same
+deals; they differ in one strategy's configuration (or build). Per deal, the seat named
+STRATEGY scores its mean over the deal's rotations (win share, points per game); the
+difference A - B per deal, averaged over the deals both runs finished, with a 95% interval
+(mean +- 1.96 sd / sqrt(deals)), is the paired result: the deals' luck cancels.
+
+  paired.py [--header] [--label L] [--strategy S [--strategy-b SB]] A.jsonl B.jsonl
+
+prints one row: label, deals, A and B win share, the difference, A and B points per game, the
+difference, and the p50 of each run's decision times over the decisions with a choice (a
+results file marks forced plays). --header prints the column names first. Figures only.
+"""
+import argparse
+import json
+import math
+import sys
+
+
+def deals_of(path, strategy):
+    """{deal: [(win, points)]} of the strategy's seat, and its times of decisions with a choice"""
+    deals, ns = {}, []
+    with open(path) as f:
+        for line in f:
+            g = json.loads(line)
+            if g.get("type") != "game":
+                continue
+            if strategy not in g["seats"]:
+                sys.exit(f"paired.py: {path}: game {g.get('game')} seats no {strategy}")
+            me = g["seats"].index(strategy)
+            deals.setdefault(g["deal"], []).append((1.0 if g["winner"] == me else 0.0, float(g["points"][me])))
+            ns += [b["ns"] for b in g.get("bids", []) if b["seat"] == me and "ns" in b]
+            ns += [p["ns"] for p in g.get("plays", []) if p["seat"] == me and "ns" in p and not p.get("forced")]
+    return deals, sorted(ns)
+
+
+def interval(xs):
+    n = len(xs)
+    mean = sum(xs) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1)) if n > 1 else float("nan")
+    return mean, 1.96 * sd / math.sqrt(n)
+
+
+def p50(ns):
+    return f"{ns[len(ns) // 2] / 1e6:.1f}ms" if ns else "?"
+
+
+def main():
+    ap = argparse.ArgumentParser(description="paired per-deal difference of two cardbot match results files")
+    ap.add_argument("a")
+    ap.add_argument("b")
+    ap.add_argument("--strategy", default="ismcts", help="the seat compared (a strategy name in both runs)")
+    ap.add_argument("--strategy-b", help="its name in run B when it differs there")
+    ap.add_argument("--label", default="", help="the row's first column")
+    ap.add_argument("--header", action="store_true", help="print the column names first")
+    o = ap.parse_args()
+    if o.header:
+        print(f"{'':<10} {'deals':>5} {'A win%':>7} {'B win%':>7} {'A-B win share':<18} "
+              f"{'A pts':>7} {'B pts':>7} {'A-B pts/game':<18} {'p50 choice A/B'}")
+    ga, ta = deals_of(o.a, o.strategy)
+    gb, tb = deals_of(o.b, o.strategy_b or o.strategy)
+    common = sorted(d for d in ga if d in gb and len(ga[d]) == len(gb[d]))
+    if len(common) < 2:
+        print(f"{o.label:<10} fewer than 2 common deals")
+        return
+    def per_deal(g, k):
+        return [sum(r[k] for r in g[d]) / len(g[d]) for d in common]
+    wa, wb, pa, pb = per_deal(ga, 0), per_deal(gb, 0), per_deal(ga, 1), per_deal(gb, 1)
+    dw, hw = interval([x - y for x, y in zip(wa, wb)])
+    dp, hp = interval([x - y for x, y in zip(pa, pb)])
+    n = len(common)
+    print(f"{o.label:<10} {n:>5} {100 * sum(wa) / n:>6.1f}% {100 * sum(wb) / n:>6.1f}% "
+          f"{f'{dw:+.3f} +- {hw:.3f}':<18} {sum(pa) / n:>+7.2f} {sum(pb) / n:>+7.2f} "
+          f"{f'{dp:+.2f} +- {hp:.2f}':<18} {p50(ta)}/{p50(tb)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -7,10 +7,10 @@
  * tables and after their games, divided by the seats, is what one seat keeps; seats per GB
  * follows. Figures only: nothing is asserted.
  *
- *   bench_seats [TABLES] [ISMCTS_ITERATIONS]   (defaults 50 and 1000: the search's memory is
- *                                               its pools and arenas, sized by the parameters
- *                                               that hold between decisions, not by the
- *                                               iterations of the last one; a smaller count
+ *   bench_seats [TABLES] [ISMCTS_ITERATIONS]   (defaults 50 and 1000: ismcts frees its
+ *                                               trees, solver tables and belief pool at the end
+ *                                               of each decision, so what a seat keeps does not
+ *                                               grow with the iterations; a smaller count
  *                                               keeps the bench short)
  * Build dir: $CB_BUILD, else the directory above this binary.
  */

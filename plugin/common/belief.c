@@ -21,13 +21,7 @@ int cb_belief_init(cb_belief *b)
 
 void cb_belief_free(cb_belief *b)
 {
-    free(b->hands);
-    free(b->mismatch);
-    free(b->seat);
-    free(b->dec);
-    free(b->slot);
-    free(b->cum);
-    free(b->hist);
+    cb_belief_release(b);
     cb_hws_free(&b->ws);
     memset(b, 0, sizeof *b);
 }
@@ -436,4 +430,25 @@ void cb_belief_draw(const cb_belief *b, cb_rng *rng, cb_cards hands[3])
             lo = mid + 1;
     }
     memcpy(hands, b->hands[lo], sizeof b->hands[0]);
+}
+
+void cb_belief_release(cb_belief *b)
+{
+    /* the pool and the replay's history are sized by one decision (thousands of worlds): a
+     * caller that keeps b between decisions need not keep them; grow() allocates them again */
+    free(b->hands);
+    free(b->mismatch);
+    free(b->seat);
+    free(b->dec);
+    free(b->slot);
+    free(b->cum);
+    free(b->hist);
+    b->hands = NULL;
+    b->mismatch = NULL;
+    b->seat = NULL;
+    b->dec = NULL;
+    b->slot = NULL;
+    b->cum = NULL;
+    b->hist = NULL;
+    b->n = b->cap = b->hist_cap = 0;
 }

@@ -148,4 +148,9 @@ int cb_belief_record(cb_belief *b, const cb_view *v, const cb_cards hands[3], cb
 /* Draw a world from the pool by weight. The pool must not be empty. */
 void cb_belief_draw(const cb_belief *b, cb_rng *rng, cb_cards hands[3]);
 
+/* Free the pool's worlds and the replay's scratch (the arrays a build sized), keeping the
+ * model, its workspace and the settings (chains, deadline_ns): the pool is empty and the next
+ * reserve or build allocates again. For a pool kept between decisions (ismcts's is_release). */
+void cb_belief_release(cb_belief *b);
+
 #endif

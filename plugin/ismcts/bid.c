@@ -19,6 +19,7 @@
 
 int is_decide_bid(is_inst *m, const cb_view *v, cb_decision *d)
 {
+    uint64_t start = cb_now_ns();
     const cb_rules *r = v->rules;
     bool ddz = r->game == CB_GAME_DDZ;
     int high = cb_view_high_bid(v);
@@ -59,9 +60,17 @@ int is_decide_bid(is_inst *m, const cb_view *v, cb_decision *d)
     cb_deal_policy pol = cb_heur_deal_policy;
     cb_deal_policy pols[3] = {pol, pol, pol};
     void *users[3] = {&t->agent, &t->agent, &t->agent};
+    /* the deals stop where a search would (time_ms's 90%, budget_ms's 60%; at least one) */
+    is_limits L;
+    is_limits_of(m->p.time_ms, v->budget_ms, start, &L);
+    uint64_t deadline = L.search_deadline;
+    if (L.search_ns && (!deadline || start + L.search_ns < deadline))
+        deadline = start + L.search_ns;
     int n = 0, wins = 0;
     uint64_t t0 = cb_now_ns();
     for (int i = 0; i < m->p.bid_samples; i++) {
+        if (deadline && n > 0 && cb_now_ns() >= deadline)
+            break;
         cb_cards hands[3], bottom = 0;
         if (cb_worlds_sample(&m->worlds, &rng, hands, &bottom) != 0)
             continue;

@@ -10,7 +10,7 @@
 #include "ismcts.h"
 
 int is_endgame(is_inst *m, const is_setup *S, const cb_move *moves, int nmoves, int want_worlds, uint64_t node_budget,
-                int *wins_out)
+               uint64_t deadline_ns, int *wins_out)
 {
     is_thread *t = m->th[0];
     cb_worlds w = *S->worlds; /* a copy: its statistics are this search's own */
@@ -40,7 +40,8 @@ int is_endgame(is_inst *m, const is_setup *S, const cb_move *moves, int nmoves, 
             if (winner >= 0) {
                 v = S->side[winner] ? 1 : 0;
             } else {
-                if (used >= node_budget)
+                /* past either budget the search decides (time_ms: the time left is its own) */
+                if (used >= node_budget || (deadline_ns && cb_now_ns() >= deadline_ns))
                     return 0;
                 v = is_solve(&t->solver, &c, node_budget - used);
                 used += t->solver.nodes;

@@ -11,7 +11,9 @@
  *
  * Contract: the same view, seed, parameters and thread count give the same answer, as long as
  * the host's budget_ms cuts neither the belief pool (at 25% of it) nor the search (at 60%) —
- * the caps exist so a slow machine still answers in time.
+ * the caps exist so a slow machine still answers in time. With time_ms (never reproducible)
+ * the whole decision keeps within it: its split is in ismcts.h at IS_POOL_NS_PER_TIME_MS.
+ * Between decisions an instance keeps about 100 KB (is_release).
  *
  * Explanations: "v" is the estimated win rate of the chosen play for my side, "n" its visits,
  * then iterations, worlds sampled, milliseconds and the root candidates; "kept=k/T": k of the
@@ -76,6 +78,30 @@ static void is_destroy(void *inst)
     free(m);
 }
 
+/* A workspace grown past a fresh one's plays (a DDZ hand with thousands of legal plays) goes
+ * back to that size: the growth is one position's, and hws_grow repeats it when needed. */
+static void ws_trim(cb_hws *ws)
+{
+    if (ws->cap <= IS_WS_KEEP)
+        return;
+    cb_hws_free(ws);
+    if (cb_hws_init(ws) != 0)
+        cb_hws_free(ws); /* cap 0: the next decision grows it or fails cleanly */
+}
+
+void is_release(is_inst *m)
+{
+    for (int i = 0; i < IS_MAX_THREADS; i++)
+        if (m->th[i]) {
+            is_thread_free(m->th[i]);
+            free(m->th[i]);
+            m->th[i] = NULL;
+        }
+    cb_belief_release(&m->belief);
+    ws_trim(&m->ws);
+    ws_trim(&m->belief.ws);
+}
+
 int is_threads_ready(is_inst *m, int n)
 {
     for (int i = 0; i < n; i++) {
@@ -98,7 +124,9 @@ static int is_bid(void *inst, const cb_view *v, cb_decision *out)
         return -1;
     cb_decision d;
     cb_plug_decision_init(&d);
-    if (is_decide_bid(m, v, &d) != 0)
+    int rc = is_decide_bid(m, v, &d);
+    is_release(m);
+    if (rc != 0)
         return -1;
     cb_plug_deliver(out, &d);
     return 0;

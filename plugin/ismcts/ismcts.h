@@ -35,6 +35,23 @@
  * every search at 60%; the rest is margin for the answer's way back. In ns per ms of budget. */
 #define IS_POOL_NS_PER_BUDGET_MS 250000ull
 #define IS_SEARCH_NS_PER_BUDGET_MS 600000ull
+/* The key time_ms is the whole decision's wall time, from the call to the answer, every part
+ * included; each part stops at its share of it, measured from the decision's start:
+ *    0 .. 25%  the heuristic's look at the position (not cut: a few ms at worst), then the belief
+ *              pool, grown 4x or not (it keeps the worlds it has, at least one);
+ *      .. 60%  the root's exact endgame: it gives up at 60% (checked between solves), and its
+ *              node budget is IS_ENDGAME_NODES_PER_MS per ms of time_ms (at most
+ *              IS_ENDGAME_NODES) so that one solve cannot run far past that; the search then
+ *              decides in the time left;
+ *      .. 90%  the search (every thread; an iteration in flight ends: a leaf solve is at most
+ *              IS_LEAF_NODES), and bidding's sampled deals (at least one);
+ *      .. 100% the answer: merging the trees, min-hands, freeing the decision's memory.
+ * With budget_ms as well, each part stops at the earlier of its two limits (budget_ms's search
+ * cap counts from the search's start, as it always did). is_limits_of computes them. */
+#define IS_POOL_NS_PER_TIME_MS 250000ull
+#define IS_ENDGAME_NS_PER_TIME_MS 600000ull
+#define IS_SEARCH_NS_PER_TIME_MS 900000ull
+#define IS_ENDGAME_NODES_PER_MS 250 /* ~670 solver nodes a ms at the slowest (IS_ENDGAME_NODES' 60 ms) */
 /* Exact solves at the tree's leaves: a leaf solve gives up past IS_LEAF_NODES nodes, and a
  * search stops solving leaves past IS_LEAF_BUDGET nodes per thread (about 30 ms at most). */
 #define IS_LEAF_NODES 4000
@@ -103,8 +120,18 @@ extern const int is_param_count;
 /* Parse a config's parameters into p (defaults first); 0, or -1 with a message naming the key. */
 int is_params_parse(const cb_param *params, int nparams, is_params *p, char *err, size_t errlen);
 
-/* Threads 0..n-1 ready (allocated on first use). Returns 0 or -1. */
+/* Threads 0..n-1 ready (allocated on first use: each decision's first need). Returns 0 or -1. */
 int is_threads_ready(is_inst *m, int n);
+
+/* The end of every decision (play and bid): free what the decision sized — the threads (tree
+ * arenas, solver tables, play-out and pool scratch, some 3 MB a thread), the belief pool's
+ * worlds, and workspaces grown past IS_WS_KEEP plays — so that a server's idle seat keeps only
+ * the instance (about 100 KB: its own workspaces and caches, the record's replay and proofs).
+ * Nothing freed carries information from one decision to the next (the solver forgets its
+ * table at every decision; the min-hands caches are caches), so answers do not change; the
+ * next decision allocates again, from pages the allocator mostly still holds. */
+void is_release(is_inst *m);
+#define IS_WS_KEEP 512 /* plays a workspace keeps between decisions (cb_hws_init's size) */
 
 /* One play decision (play.c): the plugin's decide_play. */
 int is_play(void *inst, const cb_view *v, cb_decision *out);
@@ -120,9 +147,21 @@ int is_pool_best(const cb_belief *b, int pooled);
 int is_decide_bid(is_inst *m, const cb_view *v, cb_decision *d);
 
 /* Exact endgame over sampled worlds (endgame.c). Fills best (index into moves), wins per move
- * (of nworlds). Returns the number of worlds solved, 0 when the solver gave up (node budget),
- * -1 when no world could be sampled. */
+ * (of nworlds). Returns the number of worlds solved, 0 when the solver gave up (node budget, or
+ * CLOCK_MONOTONIC past deadline_ns when not 0), -1 when no world could be sampled. */
 int is_endgame(is_inst *m, const is_setup *S, const cb_move *moves, int nmoves, int want_worlds, uint64_t node_budget,
-                int *wins_out);
+               uint64_t deadline_ns, int *wins_out);
+
+/* A decision's limits from time_ms and the host's budget_ms (0: not given), for a decision that
+ * started at t0 (CLOCK_MONOTONIC ns): the split documented at IS_POOL_NS_PER_TIME_MS. Every
+ * deadline is absolute, 0 for none. */
+typedef struct is_limits {
+    uint64_t pool_deadline;    /* the belief pool stops growing (m->belief.deadline_ns) */
+    uint64_t endgame_deadline; /* the root's exact endgame gives up */
+    uint64_t endgame_nodes;    /* ... and its solver node budget */
+    uint64_t search_deadline;  /* the search's threads stop (is_setup.deadline_ns); bidding too */
+    uint64_t search_ns;        /* budget_ms's cap, from each search thread's start (is_setup.time_ns) */
+} is_limits;
+void is_limits_of(uint32_t time_ms, uint32_t budget_ms, uint64_t t0, is_limits *l);
 
 #endif

@@ -75,11 +75,34 @@ static int root_candidates(is_inst *m, const cb_hchoice *ch)
     return nroot;
 }
 
+static uint64_t earlier(uint64_t a, uint64_t b)
+{
+    return !a ? b : !b ? a : a < b ? a : b; /* 0: no deadline */
+}
+
+void is_limits_of(uint32_t time_ms, uint32_t budget_ms, uint64_t t0, is_limits *l)
+{
+    memset(l, 0, sizeof *l);
+    l->endgame_nodes = IS_ENDGAME_NODES;
+    if (budget_ms > 0) {
+        l->pool_deadline = t0 + (uint64_t)budget_ms * IS_POOL_NS_PER_BUDGET_MS;
+        l->search_ns = (uint64_t)budget_ms * IS_SEARCH_NS_PER_BUDGET_MS;
+    }
+    if (time_ms > 0) {
+        l->pool_deadline = earlier(l->pool_deadline, t0 + (uint64_t)time_ms * IS_POOL_NS_PER_TIME_MS);
+        l->endgame_deadline = t0 + (uint64_t)time_ms * IS_ENDGAME_NS_PER_TIME_MS;
+        uint64_t nodes = (uint64_t)time_ms * IS_ENDGAME_NODES_PER_MS;
+        if (nodes < l->endgame_nodes)
+            l->endgame_nodes = nodes;
+        l->search_deadline = t0 + (uint64_t)time_ms * IS_SEARCH_NS_PER_TIME_MS;
+    }
+}
+
 /* The search of this decision from the parameters and the view: sides and teams, the public
  * position (core's replay of the record: the other hands are filled per world), budgets.
  * Returns the endgame threshold (cards in all hands), or -1 with the reason in err. */
-static int setup_search(const is_inst *m, const cb_view *v, int nroot, int threads, is_setup *S, char *err,
-                        size_t errlen)
+static int setup_search(const is_inst *m, const cb_view *v, int nroot, int threads, const is_limits *L, is_setup *S,
+                        char *err, size_t errlen)
 {
     bool ddz = v->rules->game == CB_GAME_DDZ;
     memset(S, 0, sizeof *S);
@@ -98,12 +121,8 @@ static int setup_search(const is_inst *m, const cb_view *v, int nroot, int threa
     S->iterations = m->p.iterations != IS_ITERATIONS_BY_GAME ? m->p.iterations
                     : ddz                                     ? IS_ITERATIONS_DDZ
                                                               : IS_ITERATIONS_PDK;
-    S->time_ns = (uint64_t)m->p.time_ms * 1000000ull;
-    if (v->budget_ms > 0) {
-        uint64_t cap = (uint64_t)v->budget_ms * IS_SEARCH_NS_PER_BUDGET_MS;
-        if (!S->time_ns || S->time_ns > cap)
-            S->time_ns = cap;
-    }
+    S->time_ns = L->search_ns;
+    S->deadline_ns = L->search_deadline;
     S->threads = threads;
     S->exploration = m->p.exploration;
     S->root_policy = m->p.root;
@@ -123,13 +142,14 @@ static int setup_search(const is_inst *m, const cb_view *v, int nroot, int threa
 
 /* The weighted pool for the endgame and the search (S->belief; a failure to replay leaves the
  * plain sampler in charge). Returns how many worlds explain the record as well as the best. */
-static int build_pool(is_inst *m, const cb_view *v, is_setup *S, int threads, uint64_t t0)
+static int build_pool(is_inst *m, const cb_view *v, is_setup *S, int threads, const is_limits *L)
 {
     bool ddz = v->rules->game == CB_GAME_DDZ;
     m->belief.chains = m->p.belief_chains;
     m->belief.fit = m->p.inference == IS_INFER_FIT;
-    /* the pool may take a quarter of the host's budget; the search then gets its 60% */
-    m->belief.deadline_ns = v->budget_ms > 0 ? t0 + (uint64_t)v->budget_ms * IS_POOL_NS_PER_BUDGET_MS : 0;
+    /* the pool may take a quarter of the host's budget or of time_ms; the search then gets its
+     * share (the growth below stops at the same deadline) */
+    m->belief.deadline_ns = L->pool_deadline;
     int worlds = m->p.belief_worlds > 0 ? m->p.belief_worlds : ddz ? IS_BELIEF_WORLDS_DDZ : IS_BELIEF_WORLDS_PDK;
     int explained_min = m->p.belief_explained >= 0 ? m->p.belief_explained : ddz ? 0 : IS_BELIEF_EXPLAINED_PDK;
     int pooled = m->p.belief < 1 ? is_pool_fill(m, v, threads, S->seed, 0, worlds) : 0;
@@ -158,7 +178,7 @@ static int build_pool(is_inst *m, const cb_view *v, is_setup *S, int threads, ui
  * world — then the search runs with play-outs only (S->leaf_cards = 0), where opponents can
  * still go wrong. */
 static const cb_move *try_endgame(is_inst *m, const cb_situ *s, is_setup *S, int nroot, uint64_t t0,
-                                  cb_decision *d, double *value)
+                                  const is_limits *L, cb_decision *d, double *value)
 {
     cb_ctx ctx;
     cb_situ_ctx(s, &ctx);
@@ -183,7 +203,7 @@ static const cb_move *try_endgame(is_inst *m, const cb_situ *s, is_setup *S, int
     qsort(buf + rest0, (size_t)(na - rest0), sizeof buf[0], cmp_desc_ncards);
     int wins[IS_ENDGAME_PLAYS];
     uint64_t nodes0 = m->th[0]->solver.total_nodes;
-    int got = is_endgame(m, S, buf, na, IS_ENDGAME_WORLDS, IS_ENDGAME_NODES, wins);
+    int got = is_endgame(m, S, buf, na, IS_ENDGAME_WORLDS, L->endgame_nodes, L->endgame_deadline, wins);
     if (got <= 0)
         return NULL;
     int best = 0;
@@ -285,12 +305,8 @@ static int deliver(is_inst *m, const cb_view *v, const cb_situ *s, const cb_move
     return 0;
 }
 
-int is_play(void *inst, const cb_view *v, cb_decision *out)
+static int decide(is_inst *m, const cb_view *v, uint64_t t0, cb_decision *out)
 {
-    is_inst *m = inst;
-    if (!m || !out || !cb_plug_view_ok(v) || v->phase != CB_PHASE_PLAY)
-        return -1;
-    uint64_t t0 = cb_now_ns();
     cb_situ s;
     if (cb_situ_from_view_cached(v, &m->replay, &s) != 0)
         return -1;
@@ -316,8 +332,10 @@ int is_play(void *inst, const cb_view *v, cb_decision *out)
     if (is_threads_ready(m, threads) != 0)
         return answer_heuristic(m, v, &ch, "out of memory", out);
 
+    is_limits L;
+    is_limits_of(m->p.time_ms, v->budget_ms, t0, &L);
     is_setup S;
-    int endgame = setup_search(m, v, nroot, threads, &S, err, sizeof err);
+    int endgame = setup_search(m, v, nroot, threads, &L, &S, err, sizeof err);
     if (endgame < 0)
         return answer_heuristic(m, v, &ch, err, out);
     int total = v->cards_left[0] + v->cards_left[1] + v->cards_left[2];
@@ -325,10 +343,10 @@ int is_play(void *inst, const cb_view *v, cb_decision *out)
     cb_plug_decision_init(&d);
     double value = NAN;
     uint32_t flags = CB_DEC_COUNTED;
-    int explained = build_pool(m, v, &S, threads, t0);
+    int explained = build_pool(m, v, &S, threads, &L);
     const cb_move *chosen = NULL;
     if (endgame > 0 && total <= endgame && !S.root.first_play) {
-        chosen = try_endgame(m, &s, &S, nroot, t0, &d, &value);
+        chosen = try_endgame(m, &s, &S, nroot, t0, &L, &d, &value);
         if (chosen)
             flags |= CB_DEC_ENDGAME;
     }
@@ -338,4 +356,16 @@ int is_play(void *inst, const cb_view *v, cb_decision *out)
             return answer_heuristic(m, v, &ch, err, out);
     }
     return deliver(m, v, &s, chosen, value, flags, &d, out);
+}
+
+int is_play(void *inst, const cb_view *v, cb_decision *out)
+{
+    is_inst *m = inst;
+    if (!m || !out || !cb_plug_view_ok(v) || v->phase != CB_PHASE_PLAY)
+        return -1;
+    uint64_t t0 = cb_now_ns();
+    int rc = decide(m, v, t0, out);
+    /* what the decision allocated (trees, pool, solver tables) is not kept: see is_release */
+    is_release(m);
+    return rc;
 }

@@ -370,7 +370,7 @@ static void halving(is_thread *t, uint64_t quota, uint64_t deadline)
         if (per == 0)
             break;
         for (uint64_t w = 0; w < per; w++) {
-            if (deadline && cb_now_ns() >= deadline)
+            if (deadline && t->iters > 0 && cb_now_ns() >= deadline)
                 goto out;
             cb_cards hands[3];
             int got = next_world(t, drawn++, hands);
@@ -405,7 +405,7 @@ static void halving(is_thread *t, uint64_t quota, uint64_t deadline)
     /* the last survivor takes what is left of the budget */
     t->kept = alive[0];
     while (it < quota) {
-        if (deadline && (it & 7) == 0 && cb_now_ns() >= deadline)
+        if (deadline && t->iters > 0 && cb_now_ns() >= deadline) /* every iteration: see thread_main */
             return;
         cb_cards hands[3];
         int got = next_world(t, drawn++, hands);
@@ -456,6 +456,8 @@ static void *thread_main(void *arg)
         quota = per + ((uint64_t)t->index < rem ? 1 : 0);
     }
     uint64_t deadline = S->time_ns ? t->start_ns + S->time_ns : 0;
+    if (S->deadline_ns && (!deadline || S->deadline_ns < deadline))
+        deadline = S->deadline_ns;
     /* halving plans its rounds from the budget, so it needs one in iterations: with time_ms
      * (quota 0) the root is UCB's */
     t->kept = -1;
@@ -463,7 +465,10 @@ static void *thread_main(void *arg)
         halving(t, quota, deadline);
     else
         for (uint64_t it = 0; !quota || it < quota; it++) {
-            if (deadline && (it & 7) == 0 && cb_now_ns() >= deadline)
+            /* every iteration: the clock costs ~20 ns, an iteration 10 us or more (a leaf solve
+             * some ms), and time_ms is the decision's wall time; one iteration always runs, so
+             * a search that starts late still answers */
+            if (deadline && t->iters > 0 && cb_now_ns() >= deadline)
                 break;
             cb_cards hands[3];
             int got = next_world(t, it, hands);

@@ -79,7 +79,9 @@ typedef struct is_setup {
     const cb_move *moves;     /* root candidates, best heuristic score first */
     int nmoves;
     uint64_t iterations;      /* total over threads (0: by time only) */
-    uint64_t time_ns;         /* stop after this long (0: no limit) */
+    uint64_t time_ns;         /* stop after this long from each thread's start (0: no limit) */
+    uint64_t deadline_ns;     /* stop at this CLOCK_MONOTONIC time (0: none); both: the earlier.
+                                 Each thread makes at least one iteration, whatever the clock */
     int threads;
     double exploration;
     int rollout;              /* IS_ROLLOUT_* */
@@ -93,7 +95,8 @@ typedef struct is_setup {
     int root_policy;          /* IS_ROOT_* */
 } is_setup;
 
-/* Per-thread state, kept by the plugin instance between decisions. */
+/* Per-thread state of one decision (the plugin instance frees it at the decision's end, see
+ * is_release in ismcts.h: its arenas and solver table are megabytes). */
 typedef struct is_thread {
     const is_setup *S;
     int index;

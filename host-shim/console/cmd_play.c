@@ -68,126 +68,180 @@ static int run(cb_play_session *s, gint64 games)
     return status;
 }
 
-int cb_cmd_play(int argc, char **argv)
+/* The command line as given (GOption fills it). */
+typedef struct play_args {
+    char *config, *hint;
+    gint seat;            /* G_MININT: not given */
+    gint64 games, seed;   /* G_MININT64: not given */
+    gboolean unicode;
+} play_args;
+
+/* GOption's step: 0, or the status cb_cli_parse gives (--help, a bad option). */
+static int parse_options(int *argc, char ***argv, play_args *a)
 {
-    char *config = NULL, *hint = NULL;
-    gint seat = G_MININT;
-    gint64 games = G_MININT64, seed = G_MININT64; /* MININT: not given */
-    gboolean unicode = FALSE;
+    a->seat = G_MININT;
+    a->games = a->seed = G_MININT64;
     GOptionEntry entries[] = {
-        {"config", 'c', 0, G_OPTION_ARG_FILENAME, &config, "INI config (rules, strategies, seats)", "FILE"},
-        {"seat", 'S', 0, G_OPTION_ARG_INT, &seat, "your seat, 0..2 (the bots take the others)", "S"},
-        {"seed", 's', 0, G_OPTION_ARG_INT64, &seed, "deal seed: the same seed, the same deals (default: random)", "N"},
-        {"games", 'g', 0, G_OPTION_ARG_INT64, &games, "play N games without asking (default: ask after each)", "N"},
-        {"hint", 'H', 0, G_OPTION_ARG_STRING, &hint, "strategy giving hints (default: your seat's in the config)", "NAME"},
-        {"unicode", 'u', 0, G_OPTION_ARG_NONE, &unicode, "show suits as \xe2\x99\xa0 \xe2\x99\xa5 \xe2\x99\xa3 \xe2\x99\xa6 (default: s h c d)", NULL},
+        {"config", 'c', 0, G_OPTION_ARG_FILENAME, &a->config, "INI config (rules, strategies, seats)", "FILE"},
+        {"seat", 'S', 0, G_OPTION_ARG_INT, &a->seat, "your seat, 0..2 (the bots take the others)", "S"},
+        {"seed", 's', 0, G_OPTION_ARG_INT64, &a->seed, "deal seed: the same seed, the same deals (default: random)", "N"},
+        {"games", 'g', 0, G_OPTION_ARG_INT64, &a->games, "play N games without asking (default: ask after each)", "N"},
+        {"hint", 'H', 0, G_OPTION_ARG_STRING, &a->hint, "strategy giving hints (default: your seat's in the config)", "NAME"},
+        {"unicode", 'u', 0, G_OPTION_ARG_NONE, &a->unicode, "show suits as \xe2\x99\xa0 \xe2\x99\xa5 \xe2\x99\xa3 \xe2\x99\xa6 (default: s h c d)", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
     GOptionContext *ctx = g_option_context_new("- play against the bots in the terminal");
     g_option_context_add_main_entries(ctx, entries, NULL);
     g_option_context_set_description(
         ctx, "At your turn type a play by ranks (33344, T or 10 for a ten; suits optional: 3s3h), pass,\n"
              "hint, hand, moves, help or quit. Bids: a number from the choices shown (or pass, yes, no).");
-    int rc = cb_cli_parse(CMD, ctx, &argc, &argv);
-    if (rc)
-        return rc;
-    cb_play_session s;
-    memset(&s, 0, sizeof s);
-    int status = CB_CLI_EXIT_USAGE;
-    char err[512];
+    return cb_cli_parse(CMD, ctx, argc, argv);
+}
+
+/* What can be checked before the config is read. 0 or the usage status. */
+static int check_options(const play_args *a, int argc, char **argv)
+{
     if (argc > 1) {
         cb_cli_error(CMD, "unexpected argument '%s'", argv[1]);
-        goto out;
+        return CB_CLI_EXIT_USAGE;
     }
-    if (!config) {
+    if (!a->config) {
         cb_cli_error(CMD, "missing --config FILE");
-        goto out;
+        return CB_CLI_EXIT_USAGE;
     }
-    if (seat == G_MININT) {
+    if (a->seat == G_MININT) {
         cb_cli_error(CMD, "missing --seat S (0..2: where you sit)");
-        goto out;
+        return CB_CLI_EXIT_USAGE;
     }
-    if (seat < 0 || seat > 2) {
-        cb_cli_error(CMD, "--seat %d: must be 0, 1 or 2", seat);
-        goto out;
+    if (a->seat < 0 || a->seat > 2) {
+        cb_cli_error(CMD, "--seat %d: must be 0, 1 or 2", a->seat);
+        return CB_CLI_EXIT_USAGE;
     }
-    if (games != G_MININT64 && (games < 1 || games > 1000000)) {
-        cb_cli_error(CMD, "--games %lld: must be 1..1000000", (long long)games);
-        goto out;
+    if (a->games != G_MININT64 && (a->games < 1 || a->games > 1000000)) {
+        cb_cli_error(CMD, "--games %lld: must be 1..1000000", (long long)a->games);
+        return CB_CLI_EXIT_USAGE;
     }
-    if (seed != G_MININT64 && seed < 0) {
-        cb_cli_error(CMD, "--seed %lld: must be 0 or more", (long long)seed);
-        goto out;
+    if (a->seed != G_MININT64 && a->seed < 0) {
+        cb_cli_error(CMD, "--seed %lld: must be 0 or more", (long long)a->seed);
+        return CB_CLI_EXIT_USAGE;
     }
-    if (!(s.shim = cb_shim_open(config, err, sizeof err))) {
+    return 0;
+}
+
+/* The shim, its rules and budget, the game's table and the person's seat in it. 0 or the
+ * usage status. */
+static int open_table(cb_play_session *s, const play_args *a)
+{
+    char err[512];
+    if (!(s->shim = cb_shim_open(a->config, err, sizeof err))) {
         cb_cli_error(CMD, "%s", err);
-        goto out;
+        return CB_CLI_EXIT_USAGE;
     }
-    s.rules = cb_shim_rules(s.shim);
-    if (s.rules->game != CB_GAME_PDK && s.rules->game != CB_GAME_DDZ) {
-        cb_cli_error(CMD, "%s: rules %s: only PDK and DDZ games can be played", config, s.rules->preset);
-        goto out;
+    s->rules = cb_shim_rules(s->shim);
+    if (s->rules->game != CB_GAME_PDK && s->rules->game != CB_GAME_DDZ) {
+        cb_cli_error(CMD, "%s: rules %s: only PDK and DDZ games can be played", a->config, s->rules->preset);
+        return CB_CLI_EXIT_USAGE;
     }
-    long long budget = budget_of(s.shim);
+    long long budget = budget_of(s->shim);
     if (budget < 0) {
-        cb_cli_error(CMD, "%s: [shim] budget_ms: not a number of milliseconds", config);
-        goto out;
+        cb_cli_error(CMD, "%s: [shim] budget_ms: not a number of milliseconds", a->config);
+        return CB_CLI_EXIT_USAGE;
     }
-    s.budget_ms = (uint32_t)(budget > 600000 ? 600000 : budget);
-    if (!(s.table = cb_table_new(s.shim, NULL, err, sizeof err))) {
+    s->budget_ms = (uint32_t)(budget > 600000 ? 600000 : budget);
+    if (!(s->table = cb_table_new(s->shim, NULL, err, sizeof err))) {
         cb_cli_error(CMD, "%s", err);
-        goto out;
+        return CB_CLI_EXIT_USAGE;
     }
-    s.me = seat;
+    s->me = a->seat;
     for (int i = 0; i < 3; i++) {
-        const char *n = cb_table_strategy(s.table, i);
-        s.name[i] = n ? n : "?";
+        const char *n = cb_table_strategy(s->table, i);
+        s->name[i] = n ? n : "?";
     }
-    if (hint) {
-        char *group = g_strdup_printf("strategy.%s", hint);
-        bool known = cb_shim_get(s.shim, group, "plugin") != NULL;
-        g_free(group);
-        if (!known) {
-            cb_cli_error(CMD, "--hint %s: %s has no [strategy.%s]", hint, config, hint);
-            goto out;
-        }
-        /* a table of its own: the hint strategy keeps its own instance, apart from the game */
-        const char *names[3] = {hint, hint, hint};
-        if (!(s.hint_table = cb_table_new_seated(s.shim, names, 3, err, sizeof err))) {
-            cb_cli_error(CMD, "--hint %s: %s", hint, err);
-            goto out;
-        }
-        s.hint_name = hint;
-    } else {
-        s.hint_table = s.table;
-        s.hint_name = cb_table_strategy(s.table, seat) ? s.name[seat] : "the fallback";
+    return 0;
+}
+
+/* Who answers "hint": --hint's strategy at a table of its own, else the person's seat's.
+ * 0 or the usage status. */
+static int setup_hint(cb_play_session *s, const play_args *a)
+{
+    if (!a->hint) {
+        s->hint_table = s->table;
+        s->hint_name = cb_table_strategy(s->table, a->seat) ? s->name[a->seat] : "the fallback";
+        return 0;
     }
+    char *group = g_strdup_printf("strategy.%s", a->hint);
+    bool known = cb_shim_get(s->shim, group, "plugin") != NULL;
+    g_free(group);
+    if (!known) {
+        cb_cli_error(CMD, "--hint %s: %s has no [strategy.%s]", a->hint, a->config, a->hint);
+        return CB_CLI_EXIT_USAGE;
+    }
+    /* a table of its own: the hint strategy keeps its own instance, apart from the game */
+    const char *names[3] = {a->hint, a->hint, a->hint};
+    char err[512];
+    if (!(s->hint_table = cb_table_new_seated(s->shim, names, 3, err, sizeof err))) {
+        cb_cli_error(CMD, "--hint %s: %s", a->hint, err);
+        return CB_CLI_EXIT_USAGE;
+    }
+    s->hint_name = a->hint;
+    return 0;
+}
+
+/* --seed, else a random one (printed at the end). 0 or 1. */
+static int resolve_seed(cb_play_session *s, const play_args *a)
+{
+    gint64 seed = a->seed;
     if (seed == G_MININT64) {
         uint64_t k = 0;
         if (getrandom(&k, sizeof k, 0) != (ssize_t)sizeof k) {
             cb_cli_error(CMD, "no --seed and no random key available: give --seed");
-            status = 1;
-            goto out;
+            return 1;
         }
         seed = (gint64)(k >> 1);
     }
-    s.seed = (uint64_t)seed;
-    /* What the person reads goes to a private copy of stdout, and fd 1 to stderr: whatever an
-     * in-process plugin prints cannot pass for the table (main() made sure fds 0-2 are open). */
+    s->seed = (uint64_t)seed;
+    return 0;
+}
+
+/* What the person reads goes to a private copy of stdout, and fd 1 to stderr: whatever an
+ * in-process plugin prints cannot pass for the table (main() made sure fds 0-2 are open).
+ * 0 or 1. */
+static int open_output(cb_play_session *s)
+{
     int out_fd = dup(1);
-    if (out_fd < 0 || !(s.out = fdopen(out_fd, "w")) || dup2(2, 1) < 0) {
+    if (out_fd < 0 || !(s->out = fdopen(out_fd, "w")) || dup2(2, 1) < 0) {
         cb_cli_error(CMD, "cannot set up the output stream");
-        if (out_fd >= 0 && !s.out)
+        if (out_fd >= 0 && !s->out)
             close(out_fd);
-        status = 1;
-        goto out;
+        return 1;
     }
-    s.in = stdin;
-    s.echo = !isatty(0);
-    s.unicode = unicode;
-    fprintf(s.out, "cardbot play: %s (%s), you are seat %d; type help at a prompt for the commands\n", config,
-            s.rules->preset, s.me);
-    status = run(&s, games);
-out:
+    return 0;
+}
+
+int cb_cmd_play(int argc, char **argv)
+{
+    play_args a;
+    memset(&a, 0, sizeof a);
+    cb_play_session s;
+    memset(&s, 0, sizeof s);
+    int status = parse_options(&argc, &argv, &a);
+    if (!status)
+        status = check_options(&a, argc, argv);
+    if (!status)
+        status = open_table(&s, &a);
+    if (!status)
+        status = setup_hint(&s, &a);
+    if (!status)
+        status = resolve_seed(&s, &a);
+    if (!status)
+        status = open_output(&s);
+    if (!status) {
+        s.in = stdin;
+        s.echo = !isatty(0);
+        s.unicode = a.unicode;
+        fprintf(s.out, "cardbot play: %s (%s), you are seat %d; type help at a prompt for the commands\n",
+                a.config, s.rules->preset, s.me);
+        status = run(&s, a.games);
+    }
     if (s.out && (fflush(s.out) != 0 || ferror(s.out)) && status == 0)
         status = 1;
     if (s.out)
@@ -199,7 +253,7 @@ out:
     if (s.shim)
         cb_shim_free(s.shim);
     free(s.line);
-    g_free(config);
-    g_free(hint);
+    g_free(a.config);
+    g_free(a.hint);
     return status;
 }

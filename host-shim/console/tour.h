@@ -11,10 +11,14 @@
  *   tour_field.c   each strategy against the rest of the field, game by game (the standings,
  *                  and the report's series)
  *   tour_print.c   the crosstable and the standings, as text and into a cb_report
+ *
+ * The command itself, cut as cardbot match is: options and cleanup (cmd_tournament.c), setup
+ * before the first game (tour_setup.c), the pairings played and the tables (tour_run.c).
  */
 #ifndef CARDBOT_TOUR_H
 #define CARDBOT_TOUR_H
 
+#include <glib.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -85,5 +89,38 @@ void cb_tour_print_crosstable(const cb_tour *t, FILE *f);
 void cb_tour_print_standings(const cb_tour *t, FILE *f);
 /* The crosstable cells, the pair lines and the standings lines into t->rep. */
 void cb_tour_fill_report(cb_tour *t);
+
+/* ---- cmd_tournament.c / tour_setup.c / tour_run.c ------------------------------------------- */
+
+/* The command line as given (GOption fills it). */
+typedef struct cb_tour_args {
+    char *config, *gauntlet, *list, *report;
+    gint64 games, seed; /* G_MININT64: not given */
+    gint concurrency, landlord;
+    gboolean round_robin, quiet;
+} cb_tour_args;
+
+/* Everything the run needs, once set up; the caller frees what is set. */
+typedef struct cb_tour_cmd {
+    cb_tour_args a;     /* games and seed resolved by cb_tour_setup */
+    FILE *out;          /* the results: a private copy of stdout */
+    cb_shim *shim;
+    const cb_rules *rules;
+    char **names;       /* the strategies taking part, until cb_tour_run hands them to tour */
+    int n, g;           /* strategies; the gauntlet's index among them (-1: a round robin) */
+    bool random_seed;   /* the seed is a secret key, printed once every game is over */
+    long long budget;   /* [shim] budget_ms */
+    long half;          /* games per seating */
+    cb_tour_pairing *pairs;
+    int npair;
+    cb_tour *tour;
+    cb_report *rep;     /* NULL without --report */
+} cb_tour_cmd;
+
+/* tour_setup.c: the config opened and everything checked before the first game, so a mistake
+ * is one line on stderr and costs no games. 0, or the exit status. */
+int cb_tour_setup(cb_tour_cmd *c);
+/* tour_run.c: the header, every pairing, the tables, the report; the exit status. */
+int cb_tour_run(cb_tour_cmd *c);
 
 #endif

@@ -154,10 +154,13 @@ static int build_pool(is_inst *m, const cb_view *v, is_setup *S, int threads, co
     int explained_min = m->p.belief_explained >= 0 ? m->p.belief_explained : ddz ? 0 : IS_BELIEF_EXPLAINED_PDK;
     int pooled = m->p.belief < 1 ? is_pool_fill(m, v, threads, S->seed, 0, worlds) : 0;
     int explained = is_pool_best(&m->belief, pooled);
-    if (pooled > 0 && m->belief.chains == 0 && m->belief.decisions > 0 && !m->belief.cut && explained < explained_min) {
-        /* few worlds explain the record as well as the best: a pool four times as large (its
-         * first worlds are the same ones, kept: only the new slots are filled) holds about
-         * four times as many */
+    /* The worlds that carry the weight: with fixed weights those that explain the record as
+     * well as the best; with fitted ones the effective sample size, as a seat fitted near
+     * chance weighs the worlds alike and more of them would change nothing. */
+    int carrying = m->belief.fit ? (int)m->belief.ess : explained;
+    if (pooled > 0 && m->belief.chains == 0 && m->belief.decisions > 0 && !m->belief.cut && carrying < explained_min) {
+        /* few worlds carry the weight: a pool four times as large (its first worlds are the
+         * same ones, kept: only the new slots are filled) holds about four times as many */
         pooled = is_pool_fill(m, v, threads, S->seed, worlds, 4 * worlds);
         explained = is_pool_best(&m->belief, pooled);
     }

@@ -38,6 +38,11 @@ int cb_cmd_replay(int argc, char **argv); /* cmd_replay.c: replay files as text 
 /* One-line error on stderr: "cardbot CMD: message". */
 void cb_cli_error(const char *cmd, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 
+/* The --games and --seed checks of the subcommands that play games (G_MININT64: not given, no
+ * error): 0, or CB_CLI_EXIT_USAGE with the error printed. */
+int cb_cli_check_games(const char *cmd, gint64 games, gint64 max);
+int cb_cli_check_seed(const char *cmd, gint64 seed);
+
 /* The --rules / --flag options every rules-aware subcommand shares. */
 typedef struct cb_cli_rules_opt {
     char *rules;  /* preset name */

@@ -193,3 +193,19 @@ cb_counts cb_cli_kickers(const cb_move *m)
     }
     return k;
 }
+
+int cb_cli_check_games(const char *cmd, gint64 games, gint64 max)
+{
+    if (games == G_MININT64 || (games >= 1 && games <= max))
+        return 0;
+    cb_cli_error(cmd, "--games %lld: must be 1..%lld", (long long)games, (long long)max);
+    return CB_CLI_EXIT_USAGE;
+}
+
+int cb_cli_check_seed(const char *cmd, gint64 seed)
+{
+    if (seed == G_MININT64 || seed >= 0)
+        return 0;
+    cb_cli_error(cmd, "--seed %lld: must be 0 or more", (long long)seed);
+    return CB_CLI_EXIT_USAGE;
+}

@@ -116,15 +116,9 @@ static int check_options(const play_args *a, int argc, char **argv)
         cb_cli_error(CMD, "--seat %d: must be 0, 1 or 2", a->seat);
         return CB_CLI_EXIT_USAGE;
     }
-    if (a->games != G_MININT64 && (a->games < 1 || a->games > 1000000)) {
-        cb_cli_error(CMD, "--games %lld: must be 1..1000000", (long long)a->games);
+    if (cb_cli_check_games(CMD, a->games, 1000000) != 0)
         return CB_CLI_EXIT_USAGE;
-    }
-    if (a->seed != G_MININT64 && a->seed < 0) {
-        cb_cli_error(CMD, "--seed %lld: must be 0 or more", (long long)a->seed);
-        return CB_CLI_EXIT_USAGE;
-    }
-    return 0;
+    return cb_cli_check_seed(CMD, a->seed);
 }
 
 /* The shim, its rules and budget, the game's table and the person's seat in it. 0 or the

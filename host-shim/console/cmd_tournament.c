@@ -69,14 +69,8 @@ static int check_options(const cb_tour_args *a, int argc, char **argv)
         cb_cli_error(CMD, "give one of --gauntlet NAME and --round-robin");
         return CB_CLI_EXIT_USAGE;
     }
-    if (a->games != G_MININT64 && (a->games < 1 || a->games > 10000000)) {
-        cb_cli_error(CMD, "--games %lld: must be 1..10000000", (long long)a->games);
+    if (cb_cli_check_games(CMD, a->games, 10000000) != 0 || cb_cli_check_seed(CMD, a->seed) != 0)
         return CB_CLI_EXIT_USAGE;
-    }
-    if (a->seed != G_MININT64 && a->seed < 0) {
-        cb_cli_error(CMD, "--seed %lld: must be 0 or more", (long long)a->seed);
-        return CB_CLI_EXIT_USAGE;
-    }
     if (a->concurrency < 1 || a->concurrency > 256) {
         cb_cli_error(CMD, "--concurrency %d: must be 1..256", a->concurrency);
         return CB_CLI_EXIT_USAGE;

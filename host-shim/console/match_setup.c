@@ -62,10 +62,8 @@ static int resolve_seed(cb_match_cmd *m)
     cb_match_args *a = &m->a;
     long long v;
     if (a->seed != G_MININT64) {
-        if (a->seed < 0) {
-            cb_cli_error("match", "--seed %lld: must be 0 or more", (long long)a->seed);
+        if (cb_cli_check_seed("match", a->seed) != 0)
             return CB_CLI_EXIT_USAGE;
-        }
         m->info.seed = (uint64_t)a->seed;
         return 0;
     }

@@ -71,7 +71,7 @@ const cb_pdef is_param_table[] = {
          CB_HCFG_STR(CB_HCFG_EXACT_L6),
          "the same for the play-outs"),
     IROW("belief_explained", CB_PT_INT, belief_explained, 0, IS_MAX_POOL, -1, "a count", "PDK 100, DDZ 0",
-         "fewer worlds than this explaining the record as well as the best: the pool grows 4x, once"),
+         "fewer worlds than this carrying the weight (fit: effective sample size; fixed: as well explained as the best): the pool grows 4x, once"),
     CROW("root", root, is_roots, IS_ROOT_HALVING, "a root policy", "halving",
          "how the root's plays share the iterations: sequential halving or UCB"),
 };

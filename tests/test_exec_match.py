@@ -78,7 +78,10 @@ class ExecMatch(unittest.TestCase):
         return f"{PYTHON} {BOT} {args}".strip()
 
     def clean_match(self, rules, games, shim_extra=""):
-        cfg = config(self.tmp, f"{rules}.ini", rules, self.bot(), shim_extra)
+        # a generous budget: these matches check that every answer is the bot's own, and a
+        # loaded machine (ASan, process isolation, two cores) must not turn one into "late";
+        # lateness has its own test (fault "slow", budget 300 ms)
+        cfg = config(self.tmp, f"{rules}.ini", rules, self.bot(), shim_extra, budget=20000)
         p, fb, took = match(cfg, games, seed=3)
         print(f"{rules} {shim_extra or 'inproc'}: {games} games in {took:.1f} s; fallbacks {fb.get('bot')}")
         self.assertEqual(p.returncode, 0, p.stderr)

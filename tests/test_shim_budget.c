@@ -65,6 +65,14 @@ static void budgets_reach_plugin(fx *f, const char *isolation)
         b.v.budget_ms = cases[i].host;
         cb_decision d = CBT_DEC;
         int rc = f->api.decide_play(t, &b.v, &d);
+        /* Under process isolation a budget of a few ms leaves the worker's round trip (tens of
+         * µs) the margin alone, about 11 ms, which a loaded machine can miss once: a late
+         * answer says nothing about the budget the plugin saw, so ask again (what is checked
+         * is that budget, not the machine's speed) */
+        for (int retry = 0; rc == CB_FB_LATE && strcmp(isolation, "process") == 0 && retry < 5; retry++) {
+            d = (cb_decision)CBT_DEC;
+            rc = f->api.decide_play(t, &b.v, &d);
+        }
         if (rc != CB_OK)
             fail_msg("%s, host budget %u: %d (%s) %s", isolation, (unsigned)cases[i].host, rc, f->api.strerror(rc),
                      rc < 0 ? f->api.last_error(t) : d.explain);

@@ -69,6 +69,9 @@
 enum { IS_OPP_PARANOID = 0, IS_OPP_MAXN = 1 };
 /* the inference key: how the other seats' past choices weigh the worlds (plugin/common/belief.h) */
 enum { IS_INFER_FIT = 0, IS_INFER_FIXED = 1, IS_INFER_OFF = 2 };
+/* the ddz_reward key: a DDZ search maximises the share of deals won, or the points they settle
+ * (the multiplier: bombs and rocket double, spring doubles; search.h, is_setup.reward_cap) */
+enum { IS_REWARD_WIN = 0, IS_REWARD_POINTS = 1 };
 
 typedef struct is_params {
     uint64_t iterations;   /* per decision, over all threads (0 when time_ms is the budget) */
@@ -98,6 +101,8 @@ typedef struct is_params {
     int tree_exact;        /* in-tree candidates: plays scored with an exact min-hands */
     int rollout_exact;     /* heuristic play-outs: the same (0: the rollout policy's own) */
     int root;              /* IS_ROOT_*: how the root's children share the iterations */
+    int ddz_reward;        /* IS_REWARD_*: what a DDZ search maximises */
+    double reward_cap;     /* ddz_reward = points: the multiplier the reward saturates at */
 } is_params;
 
 typedef struct is_inst {

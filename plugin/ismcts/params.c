@@ -13,6 +13,7 @@ static const char *const is_rollouts[] = {[IS_ROLLOUT_HEURISTIC] = "heuristic", 
                                           [IS_ROLLOUT_FAST] = "fast", NULL};
 static const char *const is_roots[] = {[IS_ROOT_UCB] = "ucb", [IS_ROOT_HALVING] = "halving", NULL};
 static const char *const is_opponents[] = {[IS_OPP_PARANOID] = "paranoid", [IS_OPP_MAXN] = "maxn", NULL};
+static const char *const is_rewards[] = {[IS_REWARD_WIN] = "win", [IS_REWARD_POINTS] = "points", NULL};
 static const char *const is_inferences[] = {[IS_INFER_FIT] = "fit", [IS_INFER_FIXED] = "fixed",
                                             [IS_INFER_OFF] = "off", NULL};
 
@@ -74,6 +75,10 @@ const cb_pdef is_param_table[] = {
          "fewer worlds than this carrying the weight (fit: effective sample size; fixed: as well explained as the best): the pool grows 4x, once"),
     CROW("root", root, is_roots, IS_ROOT_HALVING, "a root policy", "halving",
          "how the root's plays share the iterations: sequential halving or UCB"),
+    CROW("ddz_reward", ddz_reward, is_rewards, IS_REWARD_WIN, "a reward", "win",
+         "DDZ: the search maximises deals won, or points (bombs, rocket and spring multiply; no exact endgame then)"),
+    RROW("reward_cap", reward_cap, 1, 64, 4, "a multiplier", "4",
+         "ddz_reward = points: a deal's reward grows with its multiplier up to this one"),
 };
 const int is_param_count = (int)(sizeof is_param_table / sizeof is_param_table[0]);
 

@@ -167,12 +167,30 @@ static int random_policy(void *user, const cb_deal *g, cb_move *out)
     return 0;
 }
 
-/* Winner of g played out from here: exact when few cards are left, else a play-out. -1 on failure. */
-static int evaluate(is_thread *t, cb_deal *g)
+/* The winners' reward of a finished deal: 1, or under DDZ points (S->reward_cap > 0) what its
+ * multiplier per unit of bid is worth (search.h). */
+static float win_reward(const is_setup *S, const cb_deal *g)
+{
+    if (S->reward_cap <= 0)
+        return 1.0f;
+    int delta[3];
+    int mult = cb_deal_points(g, delta);
+    double m = g->bid > 0 && mult > 0 ? (double)mult / g->bid : 1.0;
+    if (m > S->reward_cap)
+        m = S->reward_cap;
+    return (float)(0.5 + 0.5 * m / S->reward_cap);
+}
+
+/* Winner of g played out from here: exact when few cards are left, else a play-out; *reward:
+ * the winners' reward (win_reward; 1 for a solved leaf). -1 on failure. */
+static int evaluate(is_thread *t, cb_deal *g, float *reward)
 {
     const is_setup *S = t->S;
-    if (g->winner >= 0)
+    *reward = 1.0f;
+    if (g->winner >= 0) {
+        *reward = win_reward(S, g);
         return g->winner;
+    }
     if (S->solve_leaves_ok && S->leaf_cards > 0 && total_cards(g) <= S->leaf_cards &&
         t->leaf_nodes < S->leaf_budget) {
         is_pos p;
@@ -203,7 +221,10 @@ static int evaluate(is_thread *t, cb_deal *g)
     void *users[3] = {user, user, user};
     g->hist = NULL;
     int w = cb_deal_run(g, pols, users, 600, NULL, 0);
-    return w >= 0 ? w : -1;
+    if (w < 0)
+        return -1;
+    *reward = win_reward(S, g);
+    return w;
 }
 
 /* One iteration in the world `hands`, through root child `first` (an index into S->moves), or
@@ -295,14 +316,15 @@ static int iterate(is_thread *t, const cb_cards hands[3], int first)
         node = next;
         path[depth++] = node;
     }
-    int w = evaluate(t, &g);
+    float won;
+    int w = evaluate(t, &g, &won);
     if (w < 0)
         return -1;
     t->nodes[0].visits++;
     for (int i = 1; i < depth; i++) {
         is_node *x = &t->nodes[path[i]];
         x->visits++;
-        x->wins += S->team[x->actor] == S->team[w] ? 1.0f : 0.0f;
+        x->wins += S->team[x->actor] == S->team[w] ? won : 1.0f - won;
     }
     return 0;
 }

@@ -17,7 +17,8 @@
  *    the searcher's own nodes cache theirs (they are the same in every world).
  *  - Values are win/loss for the searcher's side: DDZ teams; PDK "paranoid" (the searcher, or
  *    a 包庄 declarer's side, against the rest; see solve.h). A node's statistics are kept for
- *    the side that chose it.
+ *    the side that chose it. DDZ may count points instead (is_setup.reward_cap): then when to
+ *    bomb is the search's business, as its multiplier shows in the reward.
  *  - Leaves: play-outs with the rollout policy (by default the lean policy of
  *    plugin/common/rollout.h, which plays as the shared heuristic's fast configuration
  *    cb_hcfg_rollout does at about half its cost; or that configuration itself, or uniform
@@ -93,6 +94,12 @@ typedef struct is_setup {
     uint64_t leaf_budget;     /* solver nodes per thread and search; past it, play-outs only */
     uint64_t seed;
     int root_policy;          /* IS_ROOT_* */
+    /* 0: a node's reward is 1 when its actor's team wins, else 0. > 0 (DDZ points): the
+     * winners' reward is 0.5 + 0.5 min(m, reward_cap) / reward_cap and the losers' 1 minus
+     * that, m = the deal's multiplier per unit of bid (core's settlement: bombs, rocket,
+     * spring), so the expected reward is linear in the expected points up to the cap. Leaves
+     * are then played out, never solved (the solver knows who wins, not by how much). */
+    double reward_cap;
 } is_setup;
 
 /* Per-thread state of one decision (the plugin instance frees it at the decision's end, see

@@ -3,7 +3,8 @@
 
 Two `cardbot match --duplicate --results FILE` runs with the same seed and games play the same
 deals; they differ in one strategy's configuration (or build). Per deal, the seat named
-STRATEGY scores its mean over the deal's rotations (win share, points per game); the
+STRATEGY (its first seat, when it holds two) scores its mean over the deal's rotations (win
+share — in DDZ its side's: a farmer wins when either farmer goes out — and points per game); the
 difference A - B per deal, averaged over the deals both runs finished, with a 95% interval
 (mean +- 1.96 sd / sqrt(deals)), is the paired result: the deals' luck cancels.
 
@@ -30,9 +31,15 @@ def deals_of(path, strategy):
             if strategy not in g["seats"]:
                 sys.exit(f"paired.py: {path}: game {g.get('game')} seats no {strategy}")
             me = g["seats"].index(strategy)
-            deals.setdefault(g["deal"], []).append((1.0 if g["winner"] == me else 0.0, float(g["points"][me])))
-            ns += [b["ns"] for b in g.get("bids", []) if b["seat"] == me and "ns" in b]
-            ns += [p["ns"] for p in g.get("plays", []) if p["seat"] == me and "ns" in p and not p.get("forced")]
+            mine = [s for s, name in enumerate(g["seats"]) if name == strategy]
+            won = g["winner"] == me
+            # DDZ is played by sides: a farmer wins when either farmer goes out first
+            ll = g.get("landlord", -1)
+            if g.get("rules") == "ddz" and ll is not None and ll >= 0 and me != ll and g["winner"] != ll:
+                won = True
+            deals.setdefault(g["deal"], []).append((1.0 if won else 0.0, float(g["points"][me])))
+            ns += [b["ns"] for b in g.get("bids", []) if b["seat"] in mine and "ns" in b]
+            ns += [p["ns"] for p in g.get("plays", []) if p["seat"] in mine and "ns" in p and not p.get("forced")]
     return deals, sorted(ns)
 
 

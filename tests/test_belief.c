@@ -663,9 +663,67 @@ static void test_fit_truth_rank(void **state)
     assert_true(f.rank_fit / f.views < 0.3);
 }
 
+/* Tempering (cb_belief_temper) on a synthetic pool: 200 worlds whose records (10 choices per
+ * other seat) leave 0..10 of them unexplained; the fit trusts the model, so a few worlds carry
+ * the weight. Tempered to 30: at least 30 carry it, the exponent is the largest (to 1/64) that
+ * does, and the weights keep their order. A target the fitted weights already meet leaves
+ * them as they are. */
+static double ess_at(const cb_belief *b, double beta)
+{
+    double tot = 0, sq = 0;
+    for (int i = 0; i < b->n; i++) {
+        double w = exp(beta * lr_of(b, b->seat[i]));
+        tot += w;
+        sq += w * w;
+    }
+    return tot * tot / sq;
+}
+
+static void test_temper(void **state)
+{
+    (void)state;
+    enum { N = 200 };
+    static cb_belief_seat seat[N][2];
+    static double cum[N], cum0[N];
+    cb_belief B;
+    memset(&B, 0, sizeof B);
+    B.n = N;
+    B.seat = seat;
+    B.cum = cum;
+    for (int i = 0; i < N; i++)
+        for (int o = 0; o < 2; o++) {
+            seat[i][o].dec = 10;
+            seat[i][o].miss = (i * 7 + o * 3) % 11;
+            seat[i][o].logk = (float)(10 * log(5.0));
+        }
+    seat[17][0].miss = seat[17][1].miss = 0; /* one world explains everything */
+    cb_belief_weigh_fit(&B);
+    assert_true(B.mu[0] > 0.5 && B.mu[1] > 0.5);
+    assert_true(B.ess < 30);
+    memcpy(cum0, cum, sizeof cum);
+    double ess1 = B.ess;
+    /* a target already met: nothing changes */
+    cb_belief_temper(&B, ess1 / 2);
+    assert_true(B.beta == 1 && B.ess == ess1);
+    assert_memory_equal(cum, cum0, sizeof cum);
+    cb_belief_temper(&B, 30);
+    assert_true(B.beta > 0 && B.beta < 1);
+    assert_true(B.ess >= 30 && fabs(B.ess - ess_at(&B, B.beta)) < 1e-6 * B.ess);
+    assert_true(ess_at(&B, B.beta + 1.0 / 64) < 30);
+    /* the weights keep their order: a better explained world weighs more */
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++) {
+            double wi = cum[i] - (i ? cum[i - 1] : 0), wj = cum[j] - (j ? cum[j - 1] : 0);
+            if (lr_of(&B, seat[i]) > lr_of(&B, seat[j]) + 1e-9)
+                assert_true(wi > wj);
+        }
+    print_message("  tempered: ess %.1f -> %.1f at beta %.3f\n", ess1, B.ess, B.beta);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_temper),
         cmocka_unit_test(test_truth_explained),
         cmocka_unit_test(test_deviation_seen),
         cmocka_unit_test(test_pool),

@@ -374,6 +374,7 @@ double cb_belief_fit_mu(const cb_belief_seat *rec, int stride, int n, double k)
 
 void cb_belief_weigh_fit(cb_belief *b)
 {
+    b->beta = 1;
     if (b->n == 0)
         return;
     double a[2], c[2];
@@ -403,6 +404,58 @@ void cb_belief_weigh_fit(cb_belief *b)
         b->cum[i] = tot;
     }
     b->ess = tot * tot / sq;
+}
+
+/* The pool's cumulative weights at likelihood exponent beta from the log ratios x[] (top = 0
+ * at the best world); returns their effective sample size. */
+static double weights_at(cb_belief *b, const double *x, double beta)
+{
+    double tot = 0, sq = 0;
+    for (int i = 0; i < b->n; i++) {
+        double wt = exp(beta * x[i]);
+        tot += wt;
+        sq += wt * wt;
+        b->cum[i] = tot;
+    }
+    return tot * tot / sq;
+}
+
+void cb_belief_temper(cb_belief *b, double target)
+{
+    b->beta = 1;
+    if (b->n < 2 || !(target > 1) || b->ess >= target || b->ess >= b->n)
+        return;
+    double a[2], c[2];
+    for (int o = 0; o < 2; o++) {
+        a[o] = log1p(b->mu[o] * (b->k[o] - 1));
+        c[o] = log1p(-b->mu[o]);
+    }
+    double *x = malloc((size_t)b->n * sizeof *x);
+    if (!x)
+        return; /* untempered: the fitted weights stand */
+    double top = -INFINITY;
+    for (int i = 0; i < b->n; i++) {
+        x[i] = seat_lr(&b->seat[i][0], a[0], c[0]) + seat_lr(&b->seat[i][1], a[1], c[1]);
+        if (x[i] > top)
+            top = x[i];
+    }
+    for (int i = 0; i < b->n; i++)
+        x[i] -= top;
+    if (target > b->n)
+        target = b->n;
+    /* ESS falls as beta grows (from n at 0 to b->ess at 1): the largest beta that keeps the
+     * target, to 1/64 of the interval */
+    double lo = 0, hi = 1;
+    for (int it = 0; it < 6; it++) {
+        double mid = (lo + hi) / 2;
+        if (weights_at(b, x, mid) >= target)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    b->beta = lo;
+    b->ess = weights_at(b, x, lo);
+    free(x);
 }
 
 int cb_belief_build(cb_belief *b, const cb_view *v, cb_worlds *w, int n, double eps, uint64_t seed)

@@ -81,6 +81,7 @@ typedef struct cb_belief {
     bool fit;                  /* finish weighs with the fitted per-seat model, not eps (not
                                   for walks, which need a fixed eps) */
     double mu[2];              /* the fitted mu per other seat (0: weight 1 for it) */
+    double beta;               /* the likelihood exponent of cb_belief_temper (1: untempered) */
     double k[2];               /* the chance level's option count per other seat */
     cb_play_rec *hist;         /* scratch: the replayed record */
     int hist_cap;
@@ -131,6 +132,17 @@ void cb_belief_weigh(cb_belief *b, double eps);
 /* Weigh the pool's worlds again with the fitted model (see above; b->mu and b->k get the fit).
  * The pool must have been filled with eps < 1 (replayed). */
 void cb_belief_weigh_fit(cb_belief *b);
+
+/* Temper the fitted weights (after cb_belief_weigh_fit) so that at least `target` worlds carry
+ * them: each world's likelihood ratio is raised to the largest power beta <= 1 whose weights
+ * have an effective sample size >= target (bisection; b->beta gets it, 1 when the fitted
+ * weights already had it or target <= 1). Why: a pool of a few hundred uniform worlds weighed
+ * over a long record leaves two or three worlds with all the weight — the search then plays
+ * against those hands as if it had seen them, while the posterior it stands for holds many
+ * more worlds that the pool never drew. Tempering is the standard remedy of sequential Monte
+ * Carlo (an adaptive likelihood exponent): the model's direction is kept, its confidence is
+ * capped at what the pool can carry. b->ess is the tempered pool's. */
+void cb_belief_temper(cb_belief *b, double target);
 
 /* The fit alone: mu for one seat from n worlds' records of it (rec[0], rec[stride], ..; k: its
  * chance level's option count, > 1), the posterior mean on the grid (see above). */

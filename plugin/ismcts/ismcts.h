@@ -27,6 +27,8 @@
 #define IS_BELIEF_WORLDS_PDK 3000     /* belief_worlds not given (0): long PDK records need many */
 #define IS_BELIEF_WORLDS_DDZ 300
 #define IS_BELIEF_EXPLAINED_PDK 100   /* belief_explained not given (-1); DDZ: 0, never */
+#define IS_BELIEF_ESS_PDK 0          /* belief_ess not given (-1) */
+#define IS_BELIEF_ESS_DDZ 0
 #define IS_ENDGAME_PDK 14             /* endgame not given (-1): where exact solves stay cheap */
 #define IS_ENDGAME_DDZ 12
 
@@ -103,6 +105,8 @@ typedef struct is_params {
     int root;              /* IS_ROOT_*: how the root's children share the iterations */
     int ddz_reward;        /* IS_REWARD_*: what a DDZ search maximises */
     double reward_cap;     /* ddz_reward = points: the multiplier the reward saturates at */
+    int belief_ess;        /* inference = fit: temper the weights to at least this effective
+                              sample size (0: never; -1: by game) */
 } is_params;
 
 typedef struct is_inst {

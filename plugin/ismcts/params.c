@@ -79,6 +79,8 @@ const cb_pdef is_param_table[] = {
          "DDZ: the search maximises deals won, or points (bombs, rocket and spring multiply; no exact endgame then)"),
     RROW("reward_cap", reward_cap, 1, 64, 4, "a multiplier", "4",
          "ddz_reward = points: a deal's reward grows with its multiplier up to this one"),
+    IROW("belief_ess", CB_PT_INT, belief_ess, 0, IS_MAX_POOL, -1, "a count", "PDK 0, DDZ 0",
+         "inference = fit: temper the weights so that at least this many worlds carry them (effective sample size; 0: never)"),
 };
 const int is_param_count = (int)(sizeof is_param_table / sizeof is_param_table[0]);
 

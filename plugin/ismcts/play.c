@@ -170,6 +170,10 @@ static int build_pool(is_inst *m, const cb_view *v, is_setup *S, int threads, co
         pooled = is_pool_fill(m, v, threads, S->seed, worlds, 4 * worlds);
         explained = is_pool_best(&m->belief, pooled);
     }
+    /* the fitted weights, capped at what the pool can carry (cb_belief_temper) */
+    int ess_min = m->p.belief_ess >= 0 ? m->p.belief_ess : ddz ? IS_BELIEF_ESS_DDZ : IS_BELIEF_ESS_PDK;
+    if (pooled > 0 && m->belief.fit && m->belief.chains == 0 && m->belief.decisions > 0 && ess_min > 0)
+        cb_belief_temper(&m->belief, ess_min);
     if (pooled > 0) {
         S->belief = &m->belief;
         /* the model fits: some world explains every past choice, so trust it more */
@@ -288,7 +292,10 @@ static const cb_move *search_play(is_inst *m, const is_setup *S, int threads, in
                         S->belief->cut ? " cut" : "");
     /* the fitted model: mu of the seat after me / before me (0: weighed alike) */
     if (S->belief && S->belief->fit && S->belief->chains == 0 && len > 0 && (size_t)len < sizeof d->explain)
-        snprintf(d->explain + len, sizeof d->explain - (size_t)len, " mu=%.2f/%.2f", S->belief->mu[0], S->belief->mu[1]);
+        len += snprintf(d->explain + len, sizeof d->explain - (size_t)len, " mu=%.2f/%.2f", S->belief->mu[0],
+                        S->belief->mu[1]);
+    if (S->belief && S->belief->fit && S->belief->beta < 1 && len > 0 && (size_t)len < sizeof d->explain)
+        snprintf(d->explain + len, sizeof d->explain - (size_t)len, " beta=%.2f", S->belief->beta);
     return &m->moves[best];
 }
 

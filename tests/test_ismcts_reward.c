@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "../plugin/ismcts/search.h"
@@ -35,7 +36,7 @@ typedef struct fixture {
 } fixture;
 
 /* The root's plays (every legal one) and the setup; reward_cap 0 = win/loss. */
-static void setup(fixture *F, double reward_cap)
+static void setup(fixture *F, double reward_cap, bool solve)
 {
     memset(F, 0, sizeof *F);
     assert_int_equal(cb_rules_preset("ddz", &F->r), 0);
@@ -69,6 +70,12 @@ static void setup(fixture *F, double reward_cap)
     S->seed = 5;
     S->root_policy = IS_ROOT_UCB; /* every play measured, none dropped */
     S->reward_cap = reward_cap;
+    if (solve) { /* every leaf below the root is solved (8 cards in all) */
+        S->solve_leaves_ok = true;
+        S->leaf_cards = 10;
+        S->leaf_limit = 4000;
+        S->leaf_budget = 1000000;
+    }
     assert_int_equal(is_thread_init(&F->th), 0);
 }
 
@@ -89,10 +96,10 @@ static double mean_of(const fixture *F, const uint64_t *visits, const double *wi
     return -1;
 }
 
-static void run(double cap, double *direct, double *bomb, double *pair, double *single, int *best)
+static void run(double cap, bool solve, double *direct, double *bomb, double *pair, double *single, int *best)
 {
     fixture *F = test_malloc(sizeof *F);
-    setup(F, cap);
+    setup(F, cap, solve);
     uint64_t visits[64];
     double wins[64];
     int kept[64];
@@ -121,7 +128,7 @@ static void test_win_loss(void **state)
     (void)state;
     double direct, bomb, pair, single;
     int best;
-    run(0, &direct, &bomb, &pair, &single, &best);
+    run(0, false, &direct, &bomb, &pair, &single, &best);
     /* every winning line is worth 1 whatever its multiplier; the single loses */
     assert_true(direct == 1.0 && bomb == 1.0 && pair == 1.0);
     assert_true(single < 0.5);
@@ -133,7 +140,7 @@ static void test_points(void **state)
     (void)state;
     double direct, bomb, pair, single;
     int best;
-    run(4, &direct, &bomb, &pair, &single, &best);
+    run(4, false, &direct, &bomb, &pair, &single, &best);
     /* 444433: a spring, m = 2: 0.5 + 0.5 * 2 / 4; the bomb lines: m = 4, the cap: 1 */
     assert_true(fabs(direct - 0.75) < 1e-6);
     assert_true(fabs(bomb - 1.0) < 1e-6);
@@ -149,9 +156,25 @@ static void test_points_cap(void **state)
     double direct, bomb, pair, single;
     int best;
     /* cap 2: the spring alone reaches it, so the bomb adds nothing */
-    run(2, &direct, &bomb, &pair, &single, &best);
+    run(2, false, &direct, &bomb, &pair, &single, &best);
     assert_true(fabs(direct - 1.0) < 1e-6 && fabs(bomb - 1.0) < 1e-6 && fabs(pair - 1.0) < 1e-6);
     assert_true(single < 0.5);
+}
+
+/* Solved leaves count the multiplier reached so far: after the bomb the leaf is a sure win
+ * at m = 4 (bomb, spring so far), and so is the deal's end below it; after the pair the first
+ * leaf is a sure win at m = 2 so far (the bomb that the solver's line still plays is not
+ * counted), the deeper iterations reach the end at m = 4; 444433 ends the deal at m = 2. */
+static void test_points_solved(void **state)
+{
+    (void)state;
+    double direct, bomb, pair, single;
+    int best;
+    run(4, true, &direct, &bomb, &pair, &single, &best);
+    assert_true(fabs(direct - 0.75) < 1e-6);
+    assert_true(fabs(bomb - 1.0) < 1e-6);
+    assert_true(pair > 0.75 && pair < 1.0);
+    assert_true(best == 2);
 }
 
 int main(void)
@@ -160,6 +183,7 @@ int main(void)
         cmocka_unit_test(test_win_loss),
         cmocka_unit_test(test_points),
         cmocka_unit_test(test_points_cap),
+        cmocka_unit_test(test_points_solved),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

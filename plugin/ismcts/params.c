@@ -76,7 +76,7 @@ const cb_pdef is_param_table[] = {
     CROW("root", root, is_roots, IS_ROOT_HALVING, "a root policy", "halving",
          "how the root's plays share the iterations: sequential halving or UCB"),
     CROW("ddz_reward", ddz_reward, is_rewards, IS_REWARD_WIN, "a reward", "win",
-         "DDZ: the search maximises deals won, or points (bombs, rocket and spring multiply; no exact endgame then)"),
+         "DDZ: the search maximises deals won, or points (bombs, rocket and spring multiply)"),
     RROW("reward_cap", reward_cap, 1, 64, 4, "a multiplier", "4",
          "ddz_reward = points: a deal's reward grows with its multiplier up to this one"),
     IROW("belief_ess", CB_PT_INT, belief_ess, 0, IS_MAX_POOL, -1, "a count", "PDK 0, DDZ 0",

@@ -133,12 +133,9 @@ static int setup_search(const is_inst *m, const cb_view *v, int nroot, int threa
     S->tree_exact = m->p.tree_exact;
     S->rollout_exact = m->p.rollout_exact;
     int endgame = m->p.endgame >= 0 ? m->p.endgame : (ddz ? IS_ENDGAME_DDZ : IS_ENDGAME_PDK);
-    /* DDZ points: the solver answers who wins, not for how much, so neither the root's endgame
-     * nor the leaves are solved (search.h) */
-    if (ddz && m->p.ddz_reward == IS_REWARD_POINTS) {
+    /* DDZ points (search.h); the root's exact endgame still plays a sure win when it finds one */
+    if (ddz && m->p.ddz_reward == IS_REWARD_POINTS)
         S->reward_cap = m->p.reward_cap;
-        endgame = 0;
-    }
     S->leaf_cards = endgame > 2 ? endgame - 2 : 0;
     S->leaf_limit = IS_LEAF_NODES;
     S->leaf_budget = IS_LEAF_BUDGET;

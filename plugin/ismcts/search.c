@@ -182,7 +182,7 @@ static float win_reward(const is_setup *S, const cb_deal *g)
 }
 
 /* Winner of g played out from here: exact when few cards are left, else a play-out; *reward:
- * the winners' reward (win_reward; 1 for a solved leaf). -1 on failure. */
+ * the winners' reward (win_reward). -1 on failure. */
 static int evaluate(is_thread *t, cb_deal *g, float *reward)
 {
     const is_setup *S = t->S;
@@ -199,10 +199,18 @@ static int evaluate(is_thread *t, cb_deal *g, float *reward)
         t->leaf_nodes += t->solver.nodes;
         if (v >= 0) {
             t->solved++;
-            /* a seat of the winning side stands for the result */
+            /* a seat of the winning side stands for the result; under points, the deal as if
+             * that side went out now: the multiplier so far (bombs played, a spring if the
+             * losers have not played), which the solver's line may still raise */
             for (int s = 0; s < 3; s++)
-                if ((S->side[s] != 0) == (v == 1))
+                if ((S->side[s] != 0) == (v == 1)) {
+                    if (S->reward_cap > 0) {
+                        cb_deal end = *g;
+                        end.winner = s;
+                        *reward = win_reward(S, &end);
+                    }
                     return s;
+                }
         }
     }
     t->playouts++;

@@ -97,8 +97,8 @@ typedef struct is_setup {
     /* 0: a node's reward is 1 when its actor's team wins, else 0. > 0 (DDZ points): the
      * winners' reward is 0.5 + 0.5 min(m, reward_cap) / reward_cap and the losers' 1 minus
      * that, m = the deal's multiplier per unit of bid (core's settlement: bombs, rocket,
-     * spring), so the expected reward is linear in the expected points up to the cap. Leaves
-     * are then played out, never solved (the solver knows who wins, not by how much). */
+     * spring), so the expected reward is linear in the expected points up to the cap. A solved
+     * leaf counts the multiplier it has reached (the solver knows who wins, not by how much). */
     double reward_cap;
 } is_setup;
 

@@ -1,12 +1,15 @@
 /* cardbot match — what identifies a run (config, rules, games, duplicate, seed, landlord,
  * seating, deals, shard): the "Match:" line that opens the results, and which deal and shard
  * a game belongs to. cardbot merge rebuilds the same line from the shards' results headers,
- * so a merged run opens exactly as the single run would. */
+ * so a merged run opens exactly as the single run would. The identity's members that the
+ * results header and the replay header write alike are written here once. */
 #include <glib.h>
+#include <json-glib/json-glib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "match.h"
+#include "match_json.h"
 
 void cb_match_info_clear(cb_match_info *m)
 {
@@ -36,6 +39,16 @@ void cb_match_print_header(FILE *f, const cb_match_info *m, int shard_games)
     if (m->nshards > 1)
         fprintf(f, ", shard %d/%d (%d of the games)", m->shard, m->nshards, shard_games);
     fprintf(f, "\n");
+}
+
+void cb_match_info_json_members(JsonBuilder *b, const cb_match_info *m)
+{
+    cb_match_json_int(b, "landlord", m->landlord);
+    cb_match_json_str(b, "table", m->table);
+    cb_match_json_str(b, "deals", m->deals);
+    cb_match_json_str(b, "deals_sha256", m->deals_sha256);
+    cb_match_json_int(b, "shard", m->shard);
+    cb_match_json_int(b, "shards", m->nshards);
 }
 
 int cb_match_deal_of(const cb_match_info *m, int g)

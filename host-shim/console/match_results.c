@@ -34,12 +34,7 @@ char *cb_match_results_header(const cb_match_info *m)
     cb_match_json_bool(b, "duplicate", m->duplicate);
     cb_match_json_int(b, "seed", (gint64)m->seed); /* a --seed is at most G_MAXINT64 */
     cb_match_json_bool(b, "random_seed", m->random_seed);
-    cb_match_json_int(b, "landlord", m->landlord);
-    cb_match_json_str(b, "table", m->table);
-    cb_match_json_str(b, "deals", m->deals);
-    cb_match_json_str(b, "deals_sha256", m->deals_sha256);
-    cb_match_json_int(b, "shard", m->shard);
-    cb_match_json_int(b, "shards", m->nshards);
+    cb_match_info_json_members(b, m);
     return cb_match_json_finish(b);
 }
 

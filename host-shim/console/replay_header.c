@@ -167,12 +167,7 @@ char *cb_replay_header_json(const cb_match_info *m, const cb_rules *r)
     cb_match_json_bool(b, "random_seed", m->random_seed);
     cb_match_json_int(b, "games", m->games);
     cb_match_json_bool(b, "duplicate", m->duplicate);
-    cb_match_json_int(b, "landlord", m->landlord);
-    cb_match_json_str(b, "table", m->table);
-    cb_match_json_str(b, "deals", m->deals);
-    cb_match_json_str(b, "deals_sha256", m->deals_sha256);
-    cb_match_json_int(b, "shard", m->shard);
-    cb_match_json_int(b, "shards", m->nshards);
+    cb_match_info_json_members(b, m);
     json_builder_end_object(b);
     if (kf)
         g_key_file_free(kf);

@@ -82,6 +82,25 @@ typedef struct cb_hcand {
     uint8_t exact;
 } cb_hcand;
 
+/* Put the best min(n, k) of c[0..n) at the front, best first by score, and return how many.
+ * A partial selection sort (the lists are short): step j swaps c[j] with the first highest
+ * score of c[j..n). Ties keep that order (the earlier at each step; the swaps move the
+ * others), and the ismcts plays depend on it: it is the order both its candidate lists used. */
+static inline int cb_hcand_best_first(cb_hcand *c, int n, int k)
+{
+    int j = 0;
+    for (; j < n && j < k; j++) {
+        int b = j;
+        for (int i = j + 1; i < n; i++)
+            if (c[i].score > c[b].score)
+                b = i;
+        cb_hcand tmp = c[b];
+        c[b] = c[j];
+        c[j] = tmp;
+    }
+    return j;
+}
+
 #define CB_MH_CACHE 2048  /* direct-mapped min-hands cache entries (power of two) */
 #define CB_BT_CACHE 64    /* cached binomial tails of a seat's share of the unseen cards */
 

@@ -52,15 +52,7 @@ static int root_candidates(is_inst *m, const cb_hchoice *ch)
 {
     int nc = ch->nexact;
     cb_hcand *c = m->ws.cands;
-    for (int j = 0; j < nc; j++) { /* selection sort by score, best first */
-        int b = j;
-        for (int i = j + 1; i < nc; i++)
-            if (c[i].score > c[b].score)
-                b = i;
-        cb_hcand tmp = c[b];
-        c[b] = c[j];
-        c[j] = tmp;
-    }
+    cb_hcand_best_first(c, nc, nc); /* all of them: the width is counted without the pass */
     int nroot = 0;
     bool pass_in = false;
     for (int j = 0; j < nc; j++) {

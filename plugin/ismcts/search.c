@@ -60,34 +60,19 @@ int is_candidates(const cb_hcfg *cfg, cb_hws *ws, const cb_deal *g, int k, cb_mo
         out[0] = ws->moves[0];
         return 1;
     }
-    /* the exactly scored candidates, best first (selection by score; the lists are short) */
+    /* the best k of the exactly scored candidates, best first */
     int n = ch.nexact;
-    cb_hcand *c = ws->cands;
-    int got = 0;
-    bool pass_in = false;
-    int pass_at = -1;
-    for (int i = 0; i < n; i++)
-        if (ws->moves[c[i].idx].shape == CB_PASS)
-            pass_at = i;
-    for (int j = 0; j < n && got < k && got < cap; j++) {
-        int b = j;
-        for (int i = j + 1; i < n; i++)
-            if (c[i].score > c[b].score)
-                b = i;
-        cb_hcand tmp = c[b];
-        c[b] = c[j];
-        c[j] = tmp;
-        if (pass_at == j)
-            pass_at = b;
-        else if (pass_at == b)
-            pass_at = j;
-        const cb_move *m = &ws->moves[c[j].idx];
-        if (m->shape == CB_PASS)
-            pass_in = true;
-        out[got++] = *m;
-    }
-    if (!pass_in && pass_at >= 0 && got < cap)
-        out[got++] = ws->moves[c[pass_at].idx];
+    const cb_hcand *c = ws->cands;
+    int got = cb_hcand_best_first(ws->cands, n, k < cap ? k : cap);
+    for (int j = 0; j < got; j++)
+        out[j] = ws->moves[c[j].idx];
+    /* plus the pass when it is legal and not among them (search.h). The moves hold at most one
+     * pass (core's generator), so looking past the best k finds it if it was left out. */
+    for (int i = got; i < n && got < cap; i++)
+        if (ws->moves[c[i].idx].shape == CB_PASS) {
+            out[got++] = ws->moves[c[i].idx];
+            break;
+        }
     return got;
 }
 

@@ -168,17 +168,9 @@ char *cb_replay_header_json(const cb_match_info *m, const cb_rules *r)
     cb_match_json_int(b, "games", m->games);
     cb_match_json_bool(b, "duplicate", m->duplicate);
     cb_match_info_json_members(b, m);
-    json_builder_end_object(b);
     if (kf)
         g_key_file_free(kf);
-    JsonGenerator *gen = json_generator_new();
-    JsonNode *root = json_builder_get_root(b);
-    json_generator_set_root(gen, root);
-    char *text = json_generator_to_data(gen, NULL);
-    json_node_unref(root);
-    g_object_unref(gen);
-    g_object_unref(b);
-    return text;
+    return cb_match_json_finish(b);
 }
 
 int cb_replay_header_write(FILE *f, const cb_match_info *m, const cb_rules *r)

@@ -18,6 +18,17 @@
  *    exact endgame took.
  * Figures only: nothing here asserts. On a machine shared with other work, wall times include
  * preemption; the CPU-time columns do not.
+ *
+ * usage: bench_ismcts --stop [POSITIONS [SEED]]   (defaults 100 and 1)
+ *
+ * Halving's early stop (the key stop_z): the same positions (taken as in 2.) decided at the
+ * default budget on one thread with stop_z = 0 (the reference: the whole budget) and 2, 2.5,
+ * 3 (stop_min at its default), and once more at stop_z = 0 with the key seed = 1 (the noise
+ * floor: the reference's agreement with itself under other worlds and play-outs). Per row,
+ * over the decisions the reference searched: how many stopped early, the share answering the
+ * reference's play, the iterations (mean, p50) and CPU ms per decision (mean, p50). The view's
+ * seed is the same for the stop_z rows, so a search that stops is the reference's search cut
+ * short: a different answer is the early stop's doing.
  */
 #include <dlfcn.h>
 #include <libgen.h>
@@ -165,6 +176,40 @@ static void bench_playouts(const char *preset, uint64_t seed)
     cb_hws_free(&a.ws);
 }
 
+/* One decision position (2. and --stop): heuristic self-play to a random point where the
+ * seat has a real choice. Returns false when the deal ended first (draw another). */
+static bool next_position(const cb_rules *r, cb_heur_agent *a, cb_rng *rng, cb_play_rec *hist, cb_move *buf,
+                          cb_deal *g, cb_view *v)
+{
+    memset(g, 0, sizeof *g);
+    g->hist = hist;
+    g->hist_cap = 1024;
+    start_deal(g, r, rng);
+    int stop = (int)cb_rng_below(rng, r->game == CB_GAME_DDZ ? 50 : 40);
+    while (g->winner < 0) {
+        cb_ctx ctx;
+        cb_deal_ctx(g, &ctx);
+        int nl = cb_legal_moves(r, &ctx, buf, CB_MOVES_CAP);
+        cb_move whole;
+        bool real = nl > 1 && !cb_play_legal(r, &ctx, ctx.hand, &whole, NULL, 0);
+        if (real && g->steps >= stop)
+            break;
+        cb_move m;
+        if (cb_heur_deal_policy(a, g, &m) != 0 || cb_deal_step(g, &m, NULL, 0) < 0)
+            break;
+    }
+    if (g->winner >= 0)
+        return false;
+    int bids[3] = {-1, -1, -1};
+    if (r->game == CB_GAME_DDZ) {
+        bids[0] = 1;
+        bids[1] = bids[2] = 0;
+    }
+    cb_deal_view(g, bids, cb_rng_next(rng), v);
+    v->budget_ms = 0;
+    return true;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -204,33 +249,9 @@ static void bench_decisions(const plugin *P, const char *preset, int positions, 
     cb_move *buf = malloc(sizeof(cb_move) * CB_MOVES_CAP);
     while (n < positions) {
         cb_deal g;
-        memset(&g, 0, sizeof g);
-        g.hist = hist;
-        g.hist_cap = 1024;
-        start_deal(&g, &r, &rng);
-        int stop = (int)cb_rng_below(&rng, r.game == CB_GAME_DDZ ? 50 : 40);
-        while (g.winner < 0) {
-            cb_ctx ctx;
-            cb_deal_ctx(&g, &ctx);
-            int nl = cb_legal_moves(&r, &ctx, buf, CB_MOVES_CAP);
-            cb_move whole;
-            bool real = nl > 1 && !cb_play_legal(&r, &ctx, ctx.hand, &whole, NULL, 0);
-            if (real && g.steps >= stop)
-                break;
-            cb_move m;
-            if (cb_heur_deal_policy(&a, &g, &m) != 0 || cb_deal_step(&g, &m, NULL, 0) < 0)
-                break;
-        }
-        if (g.winner >= 0)
-            continue;
-        int bids[3] = {-1, -1, -1};
-        if (r.game == CB_GAME_DDZ) {
-            bids[0] = 1;
-            bids[1] = bids[2] = 0;
-        }
         cb_view v;
-        cb_deal_view(&g, bids, cb_rng_next(&rng), &v);
-        v.budget_ms = 0;
+        if (!next_position(&r, &a, &rng, hist, buf, &g, &v))
+            continue;
         cb_decision d;
         memset(&d, 0, sizeof d);
         d.struct_size = sizeof d;
@@ -273,12 +294,151 @@ static void bench_decisions(const plugin *P, const char *preset, int positions, 
     cb_hws_free(&a.ws);
 }
 
+static double mean_of(const double *x, int n)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++)
+        s += x[i];
+    return n ? s / n : 0;
+}
+
+static double p50_of(double *x, int n)
+{
+    qsort(x, (size_t)n, sizeof x[0], cmp_double);
+    return n ? x[n / 2] : 0;
+}
+
+/* The early stop against the whole budget on the same positions (see the usage above). The
+ * last row is the whole budget again under another seed (the key seed): how often the
+ * reference itself changes its play when only its luck changes — the floor under "same %". */
+enum { NSTOP = 5 };
+static void bench_stop(const plugin *P, const char *preset, int positions, uint64_t seed)
+{
+    static const char *const zs[NSTOP] = {"0", "2", "2.5", "3", "0"};
+    static const char *const label[NSTOP] = {"stop_z=0", "stop_z=2", "stop_z=2.5", "stop_z=3", "0 seed+1"};
+    cb_rules r;
+    cb_rules_preset(preset, &r);
+    void *inst[NSTOP];
+    for (int k = 0; k < NSTOP; k++) {
+        cb_param prm[2] = {{"stop_z", zs[k]}, {"seed", "1"}};
+        char err[200] = "";
+        inst[k] = P->bot->create(prm, k == NSTOP - 1 ? 2 : 1, err, sizeof err);
+        if (!inst[k]) {
+            printf("create: %s\n", err);
+            exit(1);
+        }
+    }
+    cb_heur_agent a;
+    memset(&a, 0, sizeof a);
+    cb_hcfg_rollout(&a.cfg);
+    cb_hws_init(&a.ws);
+    cb_rng rng;
+    cb_rng_seed(&rng, seed);
+    cb_play_rec *hist = malloc(sizeof *hist * 1024);
+    cb_move *buf = malloc(sizeof(cb_move) * CB_MOVES_CAP);
+    double *iters[NSTOP], *cpu[NSTOP];
+    int same[NSTOP] = {0}, stopped[NSTOP] = {0};
+    for (int k = 0; k < NSTOP; k++) {
+        iters[k] = malloc(sizeof(double) * (size_t)positions);
+        cpu[k] = malloc(sizeof(double) * (size_t)positions);
+    }
+    int n = 0, tried = 0;
+    while (tried < positions) {
+        cb_deal g;
+        cb_view v;
+        if (!next_position(&r, &a, &rng, hist, buf, &g, &v))
+            continue;
+        tried++;
+        cb_decision d[NSTOP];
+        double c[NSTOP];
+        for (int k = 0; k < NSTOP; k++) {
+            memset(&d[k], 0, sizeof d[k]);
+            d[k].struct_size = sizeof d[k];
+            double c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+            if (P->bot->decide_play(inst[k], &v, &d[k]) != 0) {
+                printf("decide_play failed\n");
+                exit(1);
+            }
+            c[k] = (now_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e3;
+        }
+        /* the searched decisions (not the endgame's, not a fallback's) */
+        if (strncmp(d[0].explain, "ismcts v=", 9) != 0)
+            continue;
+        for (int k = 0; k < NSTOP; k++) {
+            iters[k][n] = (double)d[k].simulations;
+            cpu[k][n] = c[k];
+            same[k] += d[k].cards == d[0].cards;
+            stopped[k] += d[k].simulations < d[0].simulations;
+        }
+        n++;
+    }
+    for (int k = 0; k < NSTOP; k++) {
+        double im = mean_of(iters[k], n), cm = mean_of(cpu[k], n);
+        printf("%-6s %-11s %6d %8d %9.1f %10.0f %10.0f %9.1f %9.1f\n", preset, label[k], n, stopped[k],
+               n ? 100.0 * same[k] / n : 0, im, p50_of(iters[k], n), cm, p50_of(cpu[k], n));
+    }
+    fflush(stdout);
+    for (int k = 0; k < NSTOP; k++) {
+        P->bot->destroy(inst[k]);
+        free(iters[k]);
+        free(cpu[k]);
+    }
+    free(buf);
+    free(hist);
+    cb_hws_free(&a.ws);
+}
+
+static bool open_plugin(const char *argv0, plugin *P)
+{
+    char path[PATH_MAX], exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0) {
+        snprintf(exe, sizeof exe, "%s", argv0);
+        len = (ssize_t)strlen(exe);
+    }
+    exe[len] = 0;
+    snprintf(path, sizeof path, "%s/../plugins/ismcts.so", dirname(exe));
+    P->so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!P->so) {
+        printf("\n(no plugin: %s)\n", dlerror());
+        return false;
+    }
+    cb_plugin_entry_fn entry = (cb_plugin_entry_fn)dlsym(P->so, CB_PLUGIN_ENTRY);
+    if (!entry) {
+        printf("\n(no entry point in %s)\n", path);
+        return false;
+    }
+    P->bot = entry();
+    return true;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--stop") == 0) {
+        int positions = argc > 2 ? atoi(argv[2]) : 100;
+        uint64_t seed = argc > 3 ? strtoull(argv[3], NULL, 0) : 1;
+        if (positions < 1) {
+            fprintf(stderr, "usage: bench_ismcts --stop [POSITIONS [SEED]]\n");
+            return 2;
+        }
+        plugin P;
+        if (!open_plugin(argv[0], &P))
+            return 0;
+        printf("cardbot ismcts early stop: seed %llu, %d positions per game, default budget, 1 thread\n",
+               (unsigned long long)seed, positions);
+        printf("(searched: decisions the reference searched; stopped: used fewer iterations; same %%: the\n"
+               "reference's play; iterations and CPU ms per decision, mean and p50)\n");
+        printf("%-6s %-11s %6s %8s %9s %10s %10s %9s %9s\n", "game", "", "search", "stopped", "same %",
+               "iter mean", "iter p50", "cpu mean", "cpu p50");
+        bench_stop(&P, "pdk16", positions, seed);
+        bench_stop(&P, "ddz", positions, seed);
+        dlclose(P.so);
+        return 0;
+    }
     int positions = argc > 1 ? atoi(argv[1]) : 300;
     uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 1;
     if (positions < 1) {
-        fprintf(stderr, "usage: bench_ismcts [POSITIONS [SEED]]\n");
+        fprintf(stderr, "usage: bench_ismcts [POSITIONS [SEED]] | --stop [POSITIONS [SEED]]\n");
         return 2;
     }
     printf("cardbot ismcts benchmark: seed %llu, %d decision positions per game\n\n", (unsigned long long)seed,
@@ -289,26 +449,9 @@ int main(int argc, char **argv)
     bench_playouts("pdk16", seed);
     bench_playouts("ddz", seed);
 
-    char path[PATH_MAX], exe[PATH_MAX];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len <= 0) {
-        snprintf(exe, sizeof exe, "%s", argv[0]);
-        len = (ssize_t)strlen(exe);
-    }
-    exe[len] = 0;
-    snprintf(path, sizeof path, "%s/../plugins/ismcts.so", dirname(exe));
     plugin P;
-    P.so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!P.so) {
-        printf("\n(no plugin: %s)\n", dlerror());
+    if (!open_plugin(argv[0], &P))
         return 0;
-    }
-    cb_plugin_entry_fn entry = (cb_plugin_entry_fn)dlsym(P.so, CB_PLUGIN_ENTRY);
-    if (!entry) {
-        printf("\n(no entry point in %s)\n", path);
-        return 0;
-    }
-    P.bot = entry();
     printf("\nDecisions at the default budget (positions with a real choice; wall ms p50 / p99 / max; CPU ms\n"
            "p50 / p99 over all threads; iterations per CPU second inside searches = play-outs/s/core;\n"
            "decisions taken by the exact endgame; heuristic fallbacks):\n");

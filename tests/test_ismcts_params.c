@@ -48,7 +48,7 @@ static void test_params(void **state)
         {"bid2", "0.5"},       {"bid3", "0.6"},    {"exploration", "1"}, {"rollout", "random"},
         {"seed", "99"},        {"bid_samples", "50"}, {"width", "8"},    {"tree_width", "4"},
         {"partner_width", "2"}, {"opponent_width", "3"}, {"endgame", "0"}, {"opponents", "maxn"},
-        {"root", "ucb"},
+        {"root", "ucb"},       {"stop_z", "2.5"},  {"stop_min", "32"},
     };
     inst = cbt_ism_make(a, good, (int)(sizeof good / sizeof good[0]));
     assert_non_null(inst);
@@ -85,6 +85,10 @@ static void test_params(void **state)
     reject1(a, "endgame", "x");
     reject1(a, "opponents", "friendly");
     reject1(a, "root", "minimax");
+    reject1(a, "stop_z", "-1");
+    reject1(a, "stop_z", "11");
+    reject1(a, "stop_z", "often");
+    reject1(a, "stop_min", "1");
     reject1(a, "depth", "3");
     /* both budgets; thresholds out of order */
     const cb_param both[] = {{"iterations", "100"}, {"time_ms", "10"}};

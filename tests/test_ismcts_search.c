@@ -1,6 +1,7 @@
 /* ismcts's search on positions from heuristic deals: the opponent model's exactness (level 6's
  * own by default) and the root (sequential halving by default: its schedule, the budget kept,
- * the play kept with one and two threads; UCB with time_ms or root = ucb). */
+ * the play kept with one and two threads; UCB with time_ms or root = ucb); halving's early stop
+ * (stop_z, stop_min), on the search itself (is_search, linked from the plugin's library). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../plugin/ismcts/ismcts.h"
 #include "cardbot/bot.h"
 #include "support/botfix.h"
 #include "support/plugin/ismfix.h"
@@ -67,9 +69,10 @@ static uint64_t halving_visits(int k, uint64_t budget)
     return mine + (budget > used ? budget - used : 0);
 }
 
-/* d[0]: the default, d[1]: root = halving given, d[2]: root = ucb. The searched decisions:
- * the default is halving's; the kept play has halving's visits ("n=", for "cand=k" root
- * plays and the instance's 700 iterations), which UCB's does not always have. */
+/* d[0]: the default, d[1]: root = halving given, d[2]: root = ucb, all with stop_z = 0 (the
+ * whole budget: the schedule checked here; the early stop's tests are below). The searched
+ * decisions: the default is halving's; the kept play has halving's visits ("n=", for "cand=k"
+ * root plays and the instance's 700 iterations), which UCB's does not always have. */
 static void check_root(const cb_decision *d, void *ctx)
 {
     cbt_three_count *c = ctx;
@@ -125,11 +128,11 @@ static void check_root_budgets(const cb_decision *d, void *ctx)
 static void test_root_halving(void **state)
 {
     const cbt_bot_plugin *a = *state;
-    cb_param pd[2] = {{"iterations", "700"}, {"belief_worlds", "100"}};
-    cb_param ph[3] = {{"iterations", "700"}, {"belief_worlds", "100"}, {"root", "halving"}};
-    cb_param pu[3] = {{"iterations", "700"}, {"belief_worlds", "100"}, {"root", "ucb"}};
+    cb_param pd[3] = {{"iterations", "700"}, {"belief_worlds", "100"}, {"stop_z", "0"}};
+    cb_param ph[4] = {{"iterations", "700"}, {"belief_worlds", "100"}, {"stop_z", "0"}, {"root", "halving"}};
+    cb_param pu[4] = {{"iterations", "700"}, {"belief_worlds", "100"}, {"stop_z", "0"}, {"root", "ucb"}};
     cbt_three_count c = {0, 0};
-    cbt_decide_three(a, cbt_seed(107), 4, 2, (const cb_param *const[3]){pd, ph, pu}, (const int[3]){2, 3, 3}, check_root,
+    cbt_decide_three(a, cbt_seed(107), 4, 2, (const cb_param *const[3]){pd, ph, pu}, (const int[3]){3, 4, 4}, check_root,
                  &c);
     print_message("root: %d searched decisions kept halving's visits; ucb's differ in %d\n", c.searched, c.differ);
     assert_true(c.searched >= 20);
@@ -146,11 +149,254 @@ static void test_root_halving(void **state)
     assert_true(c2.searched >= 3);
 }
 
+/* ---- halving's early stop ---- */
+
+/* One search of a view over the given root plays, set up as play.c's setup_search does for PDK
+ * without 包庄 (paranoid sides, the default widths, exactness and leaf solves), one thread. */
+typedef struct stop_run {
+    uint64_t iters;
+    int kept;
+    bool stopped;
+    uint64_t visits[8];
+    double wins[8];
+} stop_run;
+
+static void stop_search(const cb_view *v, const cb_move *moves, int n, uint64_t iterations, double z, int min,
+                        int rollout, stop_run *out)
+{
+    assert_true(n <= 8);
+    is_setup S;
+    memset(&S, 0, sizeof S);
+    S.rules = v->rules;
+    S.me = v->seat;
+    for (int s = 0; s < 3; s++)
+        S.side[s] = S.team[s] = s == v->seat;
+    S.solve_leaves_ok = true;
+    char err[120] = "";
+    if (cb_deal_of_view(v, &S.root, err, sizeof err) != 0)
+        fail_msg("deal of view: %s", err);
+    cb_worlds w;
+    memset(&w, 0, sizeof w);
+    if (cb_worlds_from_view(&w, v, err, sizeof err) != 0)
+        fail_msg("worlds: %s", err);
+    S.worlds = &w;
+    S.moves = moves;
+    S.nmoves = n;
+    S.iterations = iterations;
+    S.threads = 1;
+    S.exploration = 0.7;
+    S.rollout = rollout;
+    S.k_own = 6;
+    S.k_partner = S.k_opp = 1;
+    S.tree_exact = S.rollout_exact = CB_HCFG_EXACT_L6;
+    S.leaf_cards = IS_ENDGAME_PDK - 2;
+    S.leaf_limit = IS_LEAF_NODES;
+    S.leaf_budget = IS_LEAF_BUDGET;
+    S.seed = v->seed;
+    S.root_policy = IS_ROOT_HALVING;
+    S.stop_z = z;
+    S.stop_min = min;
+    is_thread *t = malloc(sizeof *t);
+    assert_non_null(t);
+    assert_int_equal(is_thread_init(t), 0);
+    int kept[8];
+    assert_int_equal(is_search(&S, &t, 1, out->visits, out->wins, kept), 0);
+    out->iters = t->iters;
+    out->kept = t->kept;
+    out->stopped = t->stopped;
+    is_thread_free(t);
+    free(t);
+    cb_worlds_free(&w);
+}
+
+/* Positions of heuristic PDK play where the seat to act can go out in one play and has other
+ * legal plays: the root plays are up to three of the others, then the play that goes out (last, so
+ * that no tie-break favours it). It wins every world; the others must win them all to tie. */
+typedef void (*stop_check)(const cb_view *v, const cb_move *moves, int n, void *ctx);
+static int along_out_positions(const cbt_bot_plugin *a, uint64_t seed, int want, stop_check check, void *cx)
+{
+    cbt_player *P = cbt_player_new(a, seed);
+    assert_int_equal(cb_rules_preset("pdk16", &P->r), 0);
+    int found = 0;
+    for (int deal = 0; deal < 40 * want && found < want; deal++) {
+        cbt_player_start(P, -1);
+        while (P->g.winner < 0 && found < want) {
+            cb_ctx ctx;
+            cb_deal_ctx(&P->g, &ctx);
+            cb_move whole, moves[4];
+            int nl = cb_legal_moves(&P->r, &ctx, P->moves, CB_MOVES_CAP);
+            if (P->g.nhist > 0 && nl >= 3 && nl <= CB_MOVES_CAP &&
+                cb_play_legal(&P->r, &ctx, ctx.hand, &whole, NULL, 0)) {
+                int n = 0;
+                for (int i = 0; i < nl && n < 3; i++)
+                    if (P->moves[i].counts != whole.counts)
+                        moves[n++] = P->moves[i];
+                moves[n++] = whole;
+                cb_view v;
+                cb_deal_view(&P->g, NULL, cbt_rng_next(&P->rng), &v);
+                v.budget_ms = 0;
+                check(&v, moves, n, cx);
+                found++;
+                break; /* one position a deal */
+            }
+            cbt_player_step(P, false);
+        }
+    }
+    cbt_player_free(P);
+    return found;
+}
+
+typedef struct stop_count {
+    int stopped, at_min;
+    uint64_t iters; /* spent by the stopped searches */
+} stop_count;
+
+/* The play that goes out is decided: the search stops before its budget, keeping it; never
+ * before stop_min worlds of the round (a stop at the first test spends exactly n * stop_min). */
+static void check_decided(const cb_view *v, const cb_move *moves, int n, void *ctx)
+{
+    stop_count *c = ctx;
+    stop_run r;
+    stop_search(v, moves, n, 2000, 2.5, 16, IS_ROLLOUT_FAST, &r);
+    if (r.stopped) {
+        c->stopped++;
+        c->iters += r.iters;
+        assert_true(r.iters < 2000);
+        assert_int_equal(r.kept, n - 1);
+        assert_true(r.iters >= (uint64_t)n * 16);
+    } else {
+        assert_int_equal(r.iters, 2000);
+    }
+    stop_search(v, moves, n, 2000, 2.5, 40, IS_ROLLOUT_FAST, &r);
+    if (r.stopped) {
+        assert_int_equal(r.kept, n - 1);
+        assert_true(r.iters >= (uint64_t)n * 40);
+        c->at_min += r.iters == (uint64_t)n * 40;
+    }
+}
+
+static void test_stop_decided(void **state)
+{
+    stop_count c = {0, 0, 0};
+    int found = along_out_positions(*state, cbt_seed(113), 12, check_decided, &c);
+    print_message("early stop: %d of %d positions with a play that goes out stopped (mean %.0f of 2000 iterations); "
+                  "%d stopped at the first test of stop_min 40\n",
+                  c.stopped, found, c.stopped ? (double)c.iters / c.stopped : 0.0, c.at_min);
+    assert_true(found >= 10);
+    assert_true(c.stopped >= found / 2);
+    assert_true(c.at_min > 0);
+}
+
+/* Two equivalent plays: the same play twice as two root children, played out by uniform random
+ * plays (the lean policy's play-outs are the same in the same world, so the twins would never
+ * differ: no test). They differ only where their random play-outs do, by chance, so neither
+ * leads by stop_z standard errors: no stop, or seldom, and never before stop_min worlds. */
+static void check_equivalent(const cb_view *v, const cb_move *moves, int n, void *ctx)
+{
+    stop_count *c = ctx;
+    cb_move twins[2] = {moves[0], moves[0]};
+    (void)n;
+    stop_run r;
+    stop_search(v, twins, 2, 2000, 2.5, 16, IS_ROLLOUT_RANDOM, &r);
+    if (r.stopped) {
+        c->stopped++;
+        assert_true(r.iters >= 2 * 16);
+    } else {
+        assert_int_equal(r.iters, 2000);
+        c->at_min += r.wins[0] != r.wins[1]; /* their play-outs did differ: the test had a case */
+    }
+}
+
+static void test_stop_equivalent(void **state)
+{
+    stop_count c = {0, 0, 0};
+    int found = along_out_positions(*state, cbt_seed(127), 12, check_equivalent, &c);
+    print_message("early stop: %d of %d positions with two equivalent plays stopped (%d not stopped differed in "
+                  "their wins)\n", c.stopped, found, c.at_min);
+    assert_true(found >= 10);
+    assert_true(c.stopped <= found / 10);
+    assert_true(c.at_min > 0);
+}
+
+/* stop_z = 0 is the search without the early stop; the early stop's bookkeeping alone (a test
+ * that no round reaches: stop_min past its worlds) changes nothing either: same iterations (the
+ * whole budget), same kept play, same root statistics. */
+static void check_off(const cb_view *v, const cb_move *moves, int n, void *ctx)
+{
+    stop_count *c = ctx;
+    stop_run off, idle;
+    stop_search(v, moves, n, 1200, 0, 16, IS_ROLLOUT_FAST, &off);
+    stop_search(v, moves, n, 1200, 2.5, IS_MAX_STOP_MIN, IS_ROLLOUT_FAST, &idle);
+    assert_false(off.stopped);
+    assert_false(idle.stopped);
+    assert_int_equal(off.iters, 1200);
+    assert_int_equal(idle.iters, 1200);
+    assert_int_equal(off.kept, idle.kept);
+    for (int j = 0; j < n; j++) {
+        assert_int_equal(off.visits[j], idle.visits[j]);
+        assert_true(off.wins[j] == idle.wins[j]);
+    }
+    c->stopped++;
+}
+
+static void test_stop_off(void **state)
+{
+    stop_count c = {0, 0, 0};
+    int found = along_out_positions(*state, cbt_seed(131), 6, check_off, &c);
+    print_message("early stop: off and idle searched alike on %d positions\n", c.stopped);
+    assert_true(found >= 5);
+}
+
+/* Through the plugin: the default stops some searches early (fewer iterations than the
+ * budget, "it="), stop_z = 0 never does, and stop_min reaches the search too (past every
+ * round's worlds it never stops: the same decisions as stop_z = 0).
+ * d[0]: the default, d[1]: stop_z = 0, d[2]: stop_min = 100000. */
+static unsigned long long iters_of(const cb_decision *d)
+{
+    unsigned long long it = 0;
+    const char *p = strstr(d->explain, " it=");
+    assert_non_null(p);
+    assert_int_equal(sscanf(p, " it=%llu", &it), 1);
+    return it;
+}
+
+static void check_stop_keys(const cb_decision *d, void *ctx)
+{
+    cbt_three_count *c = ctx;
+    if (strncmp(d[0].explain, "ismcts v=", 9) != 0)
+        return;
+    c->searched++;
+    assert_true(iters_of(&d[0]) <= 700);
+    assert_int_equal(iters_of(&d[1]), 700);
+    assert_int_equal(iters_of(&d[2]), 700);
+    assert_true(d[1].cards == d[2].cards);
+    assert_true(memcmp(&d[1].value, &d[2].value, sizeof d[1].value) == 0);
+    c->differ += iters_of(&d[0]) < 700;
+}
+
+static void test_stop_keys(void **state)
+{
+    const cbt_bot_plugin *a = *state;
+    cb_param pd[2] = {{"iterations", "700"}, {"belief_worlds", "100"}};
+    cb_param p0[3] = {{"iterations", "700"}, {"belief_worlds", "100"}, {"stop_z", "0"}};
+    cb_param pm[3] = {{"iterations", "700"}, {"belief_worlds", "100"}, {"stop_min", "100000"}};
+    cbt_three_count c = {0, 0};
+    cbt_decide_three(a, cbt_seed(137), 3, 2, (const cb_param *const[3]){pd, p0, pm}, (const int[3]){2, 3, 3},
+                     check_stop_keys, &c);
+    print_message("early stop: the default stopped %d of %d searched decisions early\n", c.differ, c.searched);
+    assert_true(c.searched >= 15);
+    assert_true(c.differ > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exact_default),
         cmocka_unit_test(test_root_halving),
+        cmocka_unit_test(test_stop_decided),
+        cmocka_unit_test(test_stop_equivalent),
+        cmocka_unit_test(test_stop_off),
+        cmocka_unit_test(test_stop_keys),
     };
     return cmocka_run_group_tests(tests, cbt_ism_setup, cbt_plugin_teardown);
 }

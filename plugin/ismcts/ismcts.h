@@ -17,6 +17,7 @@
 #define IS_MAX_POOL 100000            /* worlds in the belief pool (memory: ~100 bytes each) */
 #define IS_MAX_CHAINS 1000            /* Metropolis walks */
 #define IS_MAX_EXACT 512              /* exact counts per scoring: policy.c's 512-play buffer */
+#define IS_MAX_STOP_MIN 100000        /* worlds between tests of the early stop (a round has fewer) */
 
 /* ---- defaults that depend on the game (the table holds a sentinel) ----
  * Why each value: notes/DESIGN-NOTES.md, "ISMCTS parameters", the key's heading. In short: PDK
@@ -107,6 +108,8 @@ typedef struct is_params {
     double reward_cap;     /* ddz_reward = points: the multiplier the reward saturates at */
     int belief_ess;        /* inference = fit: temper the weights to at least this effective
                               sample size (0: never; -1: by game) */
+    double stop_z;         /* halving's early stop: the paired lead, in standard errors (0: off) */
+    int stop_min;          /* ... tested every this many worlds of a round */
 } is_params;
 
 typedef struct is_inst {

@@ -81,6 +81,10 @@ const cb_pdef is_param_table[] = {
          "ddz_reward = points: a deal's reward grows with its multiplier up to this one"),
     IROW("belief_ess", CB_PT_INT, belief_ess, 0, IS_MAX_POOL, -1, "a count", "PDK 0, DDZ 0",
          "inference = fit: temper the weights so that at least this many worlds carry them (effective sample size; 0: never)"),
+    RROW("stop_z", stop_z, 0, 10, 2.5, "a number", "2.5",
+         "halving's early stop: the search ends when the leader's paired lead over every other play of the round exceeds this many standard errors (0: never)"),
+    IROW("stop_min", CB_PT_INT, stop_min, 2, IS_MAX_STOP_MIN, 16, "a count", "16",
+         "worlds of a halving round between two tests of the early stop (the first after that many)"),
 };
 const int is_param_count = (int)(sizeof is_param_table / sizeof is_param_table[0]);
 

@@ -118,6 +118,8 @@ static int setup_search(const is_inst *m, const cb_view *v, int nroot, int threa
     S->threads = threads;
     S->exploration = m->p.exploration;
     S->root_policy = m->p.root;
+    S->stop_z = m->p.stop_z;
+    S->stop_min = m->p.stop_min;
     S->rollout = m->p.rollout;
     S->k_own = m->p.tree_width;
     S->k_partner = m->p.partner_width;

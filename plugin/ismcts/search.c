@@ -365,7 +365,50 @@ static int next_world(is_thread *t, uint64_t it, cb_cards hands[3])
  * their difference is measured on the same deals: how strong the sampled opponents' hands are
  * moves every child's reward alike and cancels out of the comparison (common random numbers).
  * The statistics end in the root's children as with UCB; t->kept is the survivor (each thread
- * halves on its own share: is_search counts the threads that kept each play). */
+ * halves on its own share: is_search counts the threads that kept each play).
+ *
+ * Early stop (S->stop_z > 0): a root that is decided need not spend the rest of the budget.
+ * Within a round the paired differences are kept — per world, the reward each survivor got on
+ * it — and once every S->stop_min worlds of the round the round's leader (most wins on the
+ * round's worlds; ties to the earlier survivor) is tested against every other survivor j: with
+ * d = r_leader - r_j over the round's m worlds, mean(d) - stop_z * sd(d) / sqrt(m) > 0 for
+ * every j ends the search with the leader kept (t->stopped). Paired because the worlds are
+ * shared: the deal's luck cancels out of d as it does out of the halving itself. Tested every
+ * stop_min worlds rather than every world, because each look is a chance for noise to cross
+ * the bar (optional stopping): fewer looks, fewer false stops. */
+typedef struct stop_sums {
+    uint32_t wins[IS_ROOT_MAX];             /* per survivor (by position in alive[]): rewards */
+    uint32_t both[IS_ROOT_MAX][IS_ROOT_MAX]; /* i < j: worlds where both i and j won */
+    uint32_t worlds;                        /* worlds of the round played through every survivor */
+} stop_sums;
+
+/* The survivor (position) that leads and beats every other, or -1. Rewards are 0 or 1, so the
+ * sum of d^2 is the number of worlds where exactly one of the two won. */
+static int stop_leader(const stop_sums *ss, int n, double z)
+{
+    int lead = 0;
+    for (int i = 1; i < n; i++)
+        if (ss->wins[i] > ss->wins[lead])
+            lead = i;
+    double m = ss->worlds;
+    for (int j = 0; j < n; j++) {
+        if (j == lead)
+            continue;
+        if (ss->wins[lead] <= ss->wins[j])
+            return -1;
+        double both = lead < j ? ss->both[lead][j] : ss->both[j][lead];
+        double sum = (double)ss->wins[lead] - ss->wins[j];
+        double sumsq = (double)ss->wins[lead] + ss->wins[j] - 2 * both;
+        double mean = sum / m;
+        double var = (sumsq - m * mean * mean) / (m - 1);
+        if (var < 0) /* rounding: d was constant */
+            var = 0;
+        if (mean - z * sqrt(var / m) <= 0)
+            return -1;
+    }
+    return lead;
+}
+
 static void halving(is_thread *t, uint64_t quota, uint64_t deadline)
 {
     const is_setup *S = t->S;
@@ -377,6 +420,9 @@ static void halving(is_thread *t, uint64_t quota, uint64_t deadline)
     for (int k = 1; k < n; k *= 2)
         rounds++;
     uint64_t it = 0, drawn = 0; /* iterations spent, worlds drawn */
+    /* the early stop's sums: 16 KB, on the thread's stack only while the search runs */
+    bool stop = S->stop_z > 0 && S->stop_min > 0;
+    stop_sums ss;
     for (int r = 0; r < rounds && n > 1; r++) {
         /* this round's share of what is left, split over the survivors; a budget too small to
          * give each survivor a world ends the rounds (the best so far takes the rest) */
@@ -384,6 +430,8 @@ static void halving(is_thread *t, uint64_t quota, uint64_t deadline)
         uint64_t per = left / (uint64_t)(rounds - r) / (uint64_t)n;
         if (per == 0)
             break;
+        if (stop)
+            memset(&ss, 0, sizeof ss);
         for (uint64_t w = 0; w < per; w++) {
             if (deadline && t->iters > 0 && cb_now_ns() >= deadline)
                 goto out;
@@ -393,11 +441,34 @@ static void halving(is_thread *t, uint64_t quota, uint64_t deadline)
                 goto out;
             if (got > 0)
                 continue;
+            int won[IS_ROOT_MAX], nwon = 0;
             for (int i = 0; i < n; i++) {
+                /* the reward of this world is the change of the child's wins: 0 or 1 (exact
+                 * while wins < 2^24, as the float statistics themselves are), or under DDZ
+                 * points above 0.5 exactly when my side won — the test counts wins */
+                float before = t->nodes[1 + alive[i]].wins;
                 if (iterate(t, hands, alive[i]) != 0)
                     goto out;
                 t->iters++;
                 it++;
+                if (t->nodes[1 + alive[i]].wins - before > 0.5f)
+                    won[nwon++] = i;
+            }
+            if (!stop)
+                continue;
+            ss.worlds++;
+            for (int a = 0; a < nwon; a++) {
+                ss.wins[won[a]]++;
+                for (int b = a + 1; b < nwon; b++) /* won[] is increasing */
+                    ss.both[won[a]][won[b]]++;
+            }
+            if (ss.worlds % (uint32_t)S->stop_min == 0) {
+                int lead = stop_leader(&ss, n, S->stop_z);
+                if (lead >= 0) {
+                    t->kept = alive[lead];
+                    t->stopped = true;
+                    return;
+                }
             }
         }
         /* keep the better half by mean reward; ties to the heuristic's order (lower index) */
@@ -476,6 +547,7 @@ static void *thread_main(void *arg)
     /* halving plans its rounds from the budget, so it needs one in iterations: with time_ms
      * (quota 0) the root is UCB's */
     t->kept = -1;
+    t->stopped = false;
     if (S->root_policy == IS_ROOT_HALVING && S->nmoves > 1 && quota > 0)
         halving(t, quota, deadline);
     else

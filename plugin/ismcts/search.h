@@ -100,6 +100,11 @@ typedef struct is_setup {
      * spring), so the expected reward is linear in the expected points up to the cap. A solved
      * leaf counts the multiplier it has reached (the solver knows who wins, not by how much). */
     double reward_cap;
+    /* Halving's early stop (search.c, halving): the search ends, its leader kept, when in the
+     * current round the leader's paired lead over every other survivor exceeds stop_z standard
+     * errors; tested once every stop_min worlds of the round (0: never) */
+    double stop_z;
+    int stop_min;
 } is_setup;
 
 /* Per-thread state of one decision (the plugin instance frees it at the decision's end, see
@@ -128,6 +133,7 @@ typedef struct is_thread {
     uint64_t iters, playouts, solved, world_fail, tree_nodes, leaf_nodes;
     int kept;                 /* the root play sequential halving kept (-1: none) */
     uint64_t start_ns, end_ns;
+    bool stopped;             /* halving's early stop decided the root (iters < the quota) */
 } is_thread;
 
 int is_thread_init(is_thread *t);

@@ -58,7 +58,8 @@ static void test_bidding(void **state)
     assert_int_equal(bid(a, inst, &pdk, 0, 1, "2AAAKKKKQQQQJJJJ", declared, &d), 0);
     /* 叫分 */
     assert_int_equal(bid(a, inst, &ddz, 0, 0, "XD2222AAKKK345678", none, &d), 3);
-    assert_int_equal(bid(a, inst, &ddz, 0, 0, "3s4h5c7d8s9hJcQdKs3h4c6d8h9cTdJs5s", none, &d), 0);
+    /* a hopeless hand passes a 2 (3 would stand) */
+    assert_int_equal(bid(a, inst, &ddz, 1, 0, "3s4h5c7d8s9hJcQdKs3h4c6d8h9cTdJs5s", two, &d), 0);
     assert_int_equal(bid(a, inst, &ddz, 0, 0, "XD2222AAKKK345678", three, &d), 0);
     int b = bid(a, inst, &ddz, 1, 0, "XD2222AAKKK345678", two, &d);
     assert_true(b == 0 || b == 3);
@@ -67,6 +68,75 @@ static void test_bidding(void **state)
     cb_param hi = {"threshold", "1"};
     inst = cbt_ism_make(a, &hi, 1);
     assert_int_equal(bid(a, inst, &pdk, 0, 1, "3s3h4567899TJQ5h6h7h8h", none, &d), 0);
+    a->bot->destroy(inst);
+}
+
+/* The landlord's expected points per unit stake, from a points bid's explanation. */
+static double landlord_per_stake(const cb_decision *d)
+{
+    double x = NAN;
+    assert_int_equal(sscanf(d->explain, "landlord %lf/stake", &x), 1);
+    return x;
+}
+
+/* bid_by = points (the default): 叫分 by expected points, the passing priced too */
+static void test_bid_points(void **state)
+{
+    const cbt_bot_plugin *a = *state;
+    cb_rules ddz;
+    assert_int_equal(cb_rules_preset("ddz", &ddz), 0);
+    const int none[3] = {-1, -1, -1}, two[3] = {2, -1, -1};
+    const char *rocket_bombs = "XD2222AAAAKKKKQQQ", *hopeless = "3s4h5c7d8s9hJcQdKs3h4c6d8h9cTdJs5s";
+    /* the thresholds at 0 would bid 3 on any hand: points must not read them */
+    cb_param p[5] = {{"bid_samples", "120"}, {"bid1", "0"}, {"bid2", "0"}, {"bid3", "0"}, {"bid_by", "points"}};
+    void *inst = cbt_ism_make(a, p, 5);
+    assert_non_null(inst);
+    cb_decision d;
+    assert_int_equal(bid(a, inst, &ddz, 0, 0, rocket_bombs, none, &d), 3);
+    /* the engine's settlement, doublings included: without a bomb or a spring a deal pays the
+     * landlord at most 2 per unit stake; the rocket and three bombs win many times that */
+    assert_true(d.value > 0.75f);
+    assert_true(landlord_per_stake(&d) > 4.0);
+    assert_int_equal(bid(a, inst, &ddz, 1, 0, rocket_bombs, two, &d), 3);
+    /* a hopeless hand: loses as landlord, passes a 2 (3 would stand) */
+    assert_int_equal(bid(a, inst, &ddz, 1, 0, hopeless, two, &d), 0);
+    assert_true(landlord_per_stake(&d) < 0);
+    /* first to answer it may bid 1, never more: a 1 stands only when neither later seat wants
+     * the deal (the others modelled as level 6 bids), and then their hands are weak too */
+    assert_true(bid(a, inst, &ddz, 0, 0, hopeless, none, &d) <= 1);
+    assert_true(landlord_per_stake(&d) < 0);
+    a->bot->destroy(inst);
+    /* the former rule stays selectable, and with those thresholds bids 3 on the same hand */
+    p[4].value = "winrate";
+    inst = cbt_ism_make(a, p, 5);
+    assert_non_null(inst);
+    assert_int_equal(bid(a, inst, &ddz, 0, 0, hopeless, none, &d), 3);
+    a->bot->destroy(inst);
+}
+
+/* 叫/抢地主 (rules->rob) by the same expectation, answered in its form: 1 call, 2 rob */
+static void test_bid_rob(void **state)
+{
+    const cbt_bot_plugin *a = *state;
+    cb_rules rob;
+    assert_int_equal(cb_rules_preset("ddz", &rob), 0);
+    rob.rob = true;
+    cb_param p = {"bid_samples", "120"};
+    void *inst = cbt_ism_make(a, &p, 1);
+    assert_non_null(inst);
+    const int none[3] = {-1, -1, -1}, called[3] = {1, -1, -1}, robbed[3] = {1, 2, 0};
+    const char *strong = "XD2222AAAAKKKKQQQ", *hopeless = "3s4h5c7d8s9hJcQdKs3h4c6d8h9cTdJs5s";
+    cb_decision d;
+    /* first to answer: call or pass */
+    assert_int_equal(bid(a, inst, &rob, 0, 0, strong, none, &d), 1);
+    assert_int_equal(bid(a, inst, &rob, 0, 0, hopeless, none, &d), 0);
+    /* after a call: rob (the stake doubles) or pass */
+    assert_int_equal(bid(a, inst, &rob, 1, 0, strong, called, &d), 2);
+    assert_true(landlord_per_stake(&d) > 4.0);
+    assert_int_equal(bid(a, inst, &rob, 1, 0, hopeless, called, &d), 0);
+    /* the caller's rob-back: it doubles once more, the landlord is whoever robbed last */
+    assert_int_equal(bid(a, inst, &rob, 0, 0, strong, robbed, &d), 2);
+    assert_int_equal(bid(a, inst, &rob, 0, 0, hopeless, robbed, &d), 0);
     a->bot->destroy(inst);
 }
 
@@ -158,6 +228,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bidding),
+        cmocka_unit_test(test_bid_points),
+        cmocka_unit_test(test_bid_rob),
         cmocka_unit_test(test_bid_stateless),
         cmocka_unit_test(test_fallback),
     };

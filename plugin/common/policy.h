@@ -156,6 +156,10 @@ typedef struct cb_hand_strength {
     double score;         /* game-specific strength score (see strength.c) */
 } cb_hand_strength;
 void cb_hand_strength_of(const cb_rules *r, cb_cards hand, cb_hws *ws, cb_hand_strength *out);
+/* The DDZ score (0..3) the heuristic bids on a strength score: its thresholds for bids 1, 2, 3
+ * lowered by shift (weaker levels overbid). One place because ismcts models the other seats'
+ * bids with level 6's rule (shift 0) when it prices passing (plugin/ismcts/bid.c). */
+int cb_ddz_bid_want(double score, double shift);
 
 /* Personalities (personality.c), evaluation opponents that are not ismcts's opponent model:
  * change c, already set by cb_hcfg_level, to play the style name — "none" (no change),

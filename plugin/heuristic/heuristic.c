@@ -92,15 +92,8 @@ static int heur_decide_bid(void *inst, const cb_view *v, cb_decision *out)
     double noise = (6 - h->level) * 0.7 * (cb_rng_unit(&rng) * 2 - 1);
     double sc = st.score + noise;
     if (v->rules->game == CB_GAME_DDZ) {
-        /* Thresholds for bids 1, 2, 3 (strength units, see strength.c). Calibrated by playing
-         * level-6 deals out: the landlord wins about half of them from strength 5.5, 57% from
-         * 8.5, 60% from 10.5. Weaker levels overbid a little. */
-        static const double th[3] = {6.0, 8.5, 10.5};
-        double shift = (6 - h->level) * 0.4;
-        int want = 0;
-        for (int b = 1; b <= 3; b++)
-            if (sc >= th[b - 1] - shift)
-                want = b;
+        /* the thresholds are strength.c's (cb_ddz_bid_want); weaker levels overbid a little */
+        int want = cb_ddz_bid_want(sc, (6 - h->level) * 0.4);
         d.bid = cb_plug_ddz_bid(v, want);
         snprintf(d.explain, sizeof d.explain, "strength %.1f (plays %d, bombs %d, 2s %d, jokers %d): %s %d",
                  sc, st.min_hands, st.bombs, st.twos, st.jokers, d.bid ? "bid" : "pass", d.bid);

@@ -75,6 +75,8 @@ enum { IS_INFER_FIT = 0, IS_INFER_FIXED = 1, IS_INFER_OFF = 2 };
 /* the ddz_reward key: a DDZ search maximises the share of deals won, or the points they settle
  * (the multiplier: bombs and rocket double, spring doubles; search.h, is_setup.reward_cap) */
 enum { IS_REWARD_WIN = 0, IS_REWARD_POINTS = 1 };
+/* the bid_by key: DDZ bids by expected points over the sampled deals (bid.c) or by bid1..bid3 */
+enum { IS_BID_POINTS = 0, IS_BID_WINRATE = 1 };
 
 typedef struct is_params {
     uint64_t iterations;   /* per decision, over all threads (0 when time_ms is the budget) */
@@ -110,6 +112,7 @@ typedef struct is_params {
                               sample size (0: never; -1: by game) */
     double stop_z;         /* halving's early stop: the paired lead, in standard errors (0: off) */
     int stop_min;          /* ... tested every this many worlds of a round */
+    int bid_by;            /* IS_BID_*: DDZ bids by expected points or by the win-rate thresholds */
 } is_params;
 
 typedef struct is_inst {

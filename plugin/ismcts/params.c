@@ -16,6 +16,7 @@ static const char *const is_opponents[] = {[IS_OPP_PARANOID] = "paranoid", [IS_O
 static const char *const is_rewards[] = {[IS_REWARD_WIN] = "win", [IS_REWARD_POINTS] = "points", NULL};
 static const char *const is_inferences[] = {[IS_INFER_FIT] = "fit", [IS_INFER_FIXED] = "fixed",
                                             [IS_INFER_OFF] = "off", NULL};
+static const char *const is_bid_bys[] = {[IS_BID_POINTS] = "points", [IS_BID_WINRATE] = "winrate", NULL};
 
 /* Integer rows: name, type, field, lo, hi, default, what, default text, meaning. */
 #define IROW(n, t, f, lo, hi, def, what, dt, m) {n, t, P(f), lo, hi, (uint64_t)(def), 0, 0, 0, NULL, what, dt, m}
@@ -32,9 +33,9 @@ const cb_pdef is_param_table[] = {
     RROW("threshold", threshold, 0, 1, 0.70, "a probability", "0.70",
          "PDK 包庄: declare when the estimated P(go out first) reaches it"),
     RROW("bid1", bid[0], 0, 1, 0.50, "a probability", "0.50",
-         "DDZ 叫分: bid 1 when the estimated landlord win rate reaches it"),
-    RROW("bid2", bid[1], 0, 1, 0.58, "a probability", "0.58", "DDZ 叫分: bid 2 at this rate (not below bid1)"),
-    RROW("bid3", bid[2], 0, 1, 0.66, "a probability", "0.66", "DDZ 叫分: bid 3 at this rate (not below bid2)"),
+         "DDZ 叫分 with bid_by = winrate: bid 1 when the estimated landlord win rate reaches it"),
+    RROW("bid2", bid[1], 0, 1, 0.58, "a probability", "0.58", "bid_by = winrate: bid 2 at this rate (not below bid1)"),
+    RROW("bid3", bid[2], 0, 1, 0.66, "a probability", "0.66", "bid_by = winrate: bid 3 at this rate (not below bid2)"),
     RROW("exploration", exploration, 0, 10, 0.7, "a number", "0.7",
          "UCB exploration constant below the root (rewards are win/loss 0..1)"),
     CROW("rollout", rollout, is_rollouts, IS_ROLLOUT_FAST, "a policy", "fast",
@@ -85,6 +86,8 @@ const cb_pdef is_param_table[] = {
          "halving's early stop: the search ends when the leader's paired lead over every other play of the round exceeds this many standard errors (0: never)"),
     IROW("stop_min", CB_PT_INT, stop_min, 2, IS_MAX_STOP_MIN, 16, "a count", "16",
          "worlds of a halving round between two tests of the early stop (the first after that many)"),
+    CROW("bid_by", bid_by, is_bid_bys, IS_BID_POINTS, "a rule", "points",
+         "DDZ bids: the best expected points over the sampled deals (passing priced too), or bid1..bid3 on the win rate"),
 };
 const int is_param_count = (int)(sizeof is_param_table / sizeof is_param_table[0]);
 

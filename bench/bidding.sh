@@ -24,6 +24,7 @@
 #                      runs, which a change to the points rule leaves as they were
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/support/ismcts_keys.sh
 B=${1:-build/plain}
 GAMES=${GAMES:-300}
 SEED=${SEED:-1}
@@ -45,8 +46,7 @@ mkdir -p "$OUT"
 config_of() {
   local rules=$1 var=$2 f=$tmpd/$1-$2.ini keys="bid_by = $2"
   [ -n "$ITER" ] && keys="iterations = $ITER"$'\n'"$keys"
-  awk -v k="$keys" '{ print } /^\[strategy\.ismcts\]$/ { g = 1 }
-    g && /^plugin = ismcts$/ { print k; g = 0 }' "$CONFIG" > "$f"
+  ismcts_keys "$CONFIG" "$keys" > "$f"
   if [ "$rules" = rob ]; then printf '\n[rules]\nrob = true\n' >> "$f"; fi
   echo "$f"
 }

@@ -19,6 +19,7 @@
 #   OUT=DIR       keep the results files (DIR/VARIANT-ROLE.jsonl) and match outputs
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/support/ismcts_keys.sh
 B=${1:-build/plain}
 GAMES=${GAMES:-300}
 SEED=${SEED:-1}
@@ -38,8 +39,7 @@ mkdir -p "$OUT"
 config_of() {
   local keys=${1//,/$'\n'} f=$tmpd/$2.ini
   keys=${keys//=/ = }
-  awk -v k="$keys" '{ print } /^\[strategy\.ismcts\]$/ { g = 1 }
-    g && /^plugin = ismcts$/ { if (k != "") print k; g = 0 }' "$CONFIG" > "$f"
+  ismcts_keys "$CONFIG" "$keys" > "$f"
   echo "$f"
 }
 

@@ -20,6 +20,7 @@
 #   CONCURRENCY=K      games at once (default 1)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/support/ismcts_keys.sh
 B=${1:-build/plain}
 GAME=${GAME:-pdk}
 GAMES=${GAMES:-150}
@@ -36,8 +37,7 @@ if [ -n "${ITER:-}" ]; then
   tmp=$(mktemp "${TMPDIR:-/tmp}/gauntlet-$GAME.XXXXXX.ini")
   trap 'rm -f "$tmp"' EXIT
   # the ismcts group's plugin line gains an iterations key (the config's only ismcts group)
-  awk -v it="$ITER" '{ print } /^\[strategy\.ismcts\]$/ { g = 1 } g && /^plugin = ismcts$/ { print "iterations = " it; g = 0 }' \
-    "$CONFIG" > "$tmp"
+  ismcts_keys "$CONFIG" "iterations = $ITER" > "$tmp"
   CONFIG=$tmp
   label="iterations = $ITER"
 fi

@@ -33,6 +33,7 @@
 #                      read instead of played again (same GAME/GAMES/SEED/ITER: the caller's word)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/support/ismcts_keys.sh
 B=${1:-build/plain}
 GAME=${GAME:-pdk}
 GAMES=${GAMES:-30}
@@ -68,8 +69,7 @@ keys_of() {
 config_of() {
   local keys=$1 f=$tmpd/$2.ini
   [ -n "$ITER" ] && keys="iterations = $ITER"$'\n'"$keys"
-  awk -v k="$keys" '{ print } /^\[strategy\.ismcts\]$/ { g = 1 }
-    g && /^plugin = ismcts$/ { if (k != "") print k; g = 0 }' "$CONFIG" > "$f"
+  ismcts_keys "$CONFIG" "$keys" > "$f"
   echo "$f"
 }
 

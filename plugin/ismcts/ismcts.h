@@ -28,8 +28,8 @@
 #define IS_BELIEF_WORLDS_PDK 3000     /* belief_worlds not given (0): long PDK records need many */
 #define IS_BELIEF_WORLDS_DDZ 300
 #define IS_BELIEF_EXPLAINED_PDK 100   /* belief_explained not given (-1); DDZ: 0, never */
-#define IS_BELIEF_ESS_PDK 0          /* belief_ess not given (-1) */
-#define IS_BELIEF_ESS_DDZ 0
+#define IS_BELIEF_ESS_PDK 0          /* belief_ess not given (-1); PDK grows its pool instead */
+#define IS_BELIEF_ESS_DDZ 20         /* +4.2 / +3.3 against rulebot, level 6 alike (DESIGN-NOTES) */
 #define IS_ENDGAME_PDK 14             /* endgame not given (-1): where exact solves stay cheap */
 #define IS_ENDGAME_DDZ 12
 

@@ -80,7 +80,7 @@ const cb_pdef is_param_table[] = {
          "DDZ: the search maximises deals won, or points (bombs, rocket and spring multiply)"),
     RROW("reward_cap", reward_cap, 1, 64, 4, "a multiplier", "4",
          "ddz_reward = points: a deal's reward grows with its multiplier up to this one"),
-    IROW("belief_ess", CB_PT_INT, belief_ess, 0, IS_MAX_POOL, -1, "a count", "PDK 0, DDZ 0",
+    IROW("belief_ess", CB_PT_INT, belief_ess, 0, IS_MAX_POOL, -1, "a count", "PDK 0, DDZ 20",
          "inference = fit: temper the weights so that at least this many worlds carry them (effective sample size; 0: never)"),
     RROW("stop_z", stop_z, 0, 10, 2.5, "a number", "2.5",
          "halving's early stop: the search ends when the leader's paired lead over every other play of the round exceeds this many standard errors (0: never)"),

@@ -14,7 +14,8 @@
 #   GAMES=N       games per role and variant (default 300 = 100 deals x 3 rotations)
 #   SEED=S        match seed (default 1)
 #   VARIANTS="name:key=value,key=value ..."   ismcts keys per variant, added to the config's
-#                 [strategy.ismcts] (default: "points:ddz_reward=points partner2:partner_width=2")
+#                 [strategy.ismcts] (default: "untempered:belief_ess=0 off:inference=off
+#                 partner2:partner_width=2")
 #   CONCURRENCY=K games at once (default 2)
 #   OUT=DIR       keep the results files (DIR/VARIANT-ROLE.jsonl) and match outputs
 set -euo pipefail
@@ -24,7 +25,7 @@ B=${1:-build/plain}
 GAMES=${GAMES:-300}
 SEED=${SEED:-1}
 CONCURRENCY=${CONCURRENCY:-2}
-VARIANTS=${VARIANTS:-"points:ddz_reward=points partner2:partner_width=2"}
+VARIANTS=${VARIANTS:-"untempered:belief_ess=0 off:inference=off partner2:partner_width=2"}
 BIN=${CARDBOT:-$B/cardbot}
 CONFIG=config/ddz-ismcts-vs-heuristic.ini
 [ -x "$BIN" ] || { echo "ddz_variants.sh: no $BIN (make first)" >&2; exit 1; }

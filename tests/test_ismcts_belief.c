@@ -1,5 +1,5 @@
-/* ismcts's belief pool on positions from heuristic deals: its size by game unless
- * belief_worlds is given, its growth by belief_explained, belief_fit's sharper weights (with
+/* ismcts's belief pool on positions from heuristic deals: its default size unless
+ * belief_worlds is given, its growth when belief_explained is given, belief_fit's sharper weights (with
  * inference = fixed), and the inference key: fit by default, belief given meaning fixed, off
  * meaning no pool. */
 #include <setjmp.h>
@@ -49,15 +49,16 @@ static void test_pool_size(void **state)
 {
     const cbt_bot_plugin *a = *state;
     cbt_player *P = cbt_player_new(a, cbt_seed(83));
-    /* belief_explained = 0: the pool keeps its size (test_belief_explained covers the growth) */
-    cb_param dflt[2] = {{"iterations", "50"}, {"belief_explained", "0"}};
-    cb_param given[3] = {{"iterations", "50"}, {"belief_explained", "0"}, {"belief_worlds", "123"}};
+    /* by default the pool keeps its size (belief_explained 0; test_belief_explained covers the
+     * growth) */
+    cb_param dflt[1] = {{"iterations", "50"}};
+    cb_param given[2] = {{"iterations", "50"}, {"belief_worlds", "123"}};
     const char *presets[] = {"pdk16", "ddz"};
-    const int want[] = {3000, 300}; /* the defaults of plugin/ismcts/params.c (README's table) */
+    const int want[] = {300, 300}; /* the default of plugin/ismcts/params.c (README's table) */
     for (int gi = 0; gi < 2; gi++) {
         assert_int_equal(cb_rules_preset(presets[gi], &P->r), 0);
         bool ddz = P->r.game == CB_GAME_DDZ;
-        void *i1 = cbt_ism_make(a, dflt, 2), *i2 = cbt_ism_make(a, given, 3);
+        void *i1 = cbt_ism_make(a, dflt, 1), *i2 = cbt_ism_make(a, given, 2);
         assert_non_null(i1);
         assert_non_null(i2);
         int n1 = -1, n2 = -1;
@@ -78,7 +79,7 @@ static void test_pool_size(void **state)
 /* Along heuristic play of `deals` PDK deals (a player seeded with seed), every view with at
  * least min_hist actions on record is decided by each of the n instances (n <= 3); check sees
  * the n decisions of one view, in the instances' order. */
-/* belief_explained (PDK default 100): when fewer worlds of the pool than that carry its weight,
+/* belief_explained = 100 (default 0, never): when fewer worlds of the pool than that carry its weight,
  * the pool is built again four times as large. With fixed weights the worlds that carry it are
  * those that explain the record as well as the best one; with fitted weights (the default) the
  * pool's effective sample size. On the same views: with belief_explained = 0 the pool is
@@ -89,7 +90,7 @@ typedef struct explained_count {
     int grown, kept;
 } explained_count;
 
-/* d[0]: belief_explained by default, d[1]: belief_explained = 0 */
+/* d[0]: belief_explained = 100, d[1]: belief_explained = 0 */
 static void check_explained(const cb_decision *d, void *ctx)
 {
     explained_count *c = ctx;
@@ -119,9 +120,9 @@ static void check_explained(const cb_decision *d, void *ctx)
 
 static void explained_along_play(const cbt_bot_plugin *a, const char *inference)
 {
-    cb_param pd[3] = {{"iterations", "20"}, {"belief_worlds", "200"}, {"inference", inference}};
+    cb_param pd[4] = {{"iterations", "20"}, {"belief_worlds", "200"}, {"inference", inference}, {"belief_explained", "100"}};
     cb_param p0[4] = {{"iterations", "20"}, {"belief_worlds", "200"}, {"inference", inference}, {"belief_explained", "0"}};
-    void *inst[2] = {cbt_ism_make(a, pd, 3), cbt_ism_make(a, p0, 4)};
+    void *inst[2] = {cbt_ism_make(a, pd, 4), cbt_ism_make(a, p0, 4)};
     assert_non_null(inst[0]);
     assert_non_null(inst[1]);
     explained_count c = {strcmp(inference, "fit") == 0, 0, 0};

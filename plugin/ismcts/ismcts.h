@@ -25,10 +25,7 @@
 #define IS_ITERATIONS_BY_GAME UINT64_MAX /* iterations not given */
 #define IS_ITERATIONS_PDK 20000       /* +0.48 +- 0.30 over 10000 (6000 paired games) */
 #define IS_ITERATIONS_DDZ 1000        /* target met; more not measured */
-#define IS_BELIEF_WORLDS_PDK 3000     /* belief_worlds not given (0): long PDK records need many */
-#define IS_BELIEF_WORLDS_DDZ 300
-#define IS_BELIEF_EXPLAINED_PDK 100   /* belief_explained not given (-1); DDZ: 0, never */
-#define IS_BELIEF_ESS_PDK 0          /* belief_ess not given (-1); PDK grows its pool instead */
+#define IS_BELIEF_ESS_PDK 0          /* belief_ess not given (-1); 30 measured equal against level 6 */
 #define IS_BELIEF_ESS_DDZ 20         /* +4.2 / +3.3 against rulebot, level 6 alike (DESIGN-NOTES) */
 #define IS_ENDGAME_PDK 14             /* endgame not given (-1): where exact solves stay cheap */
 #define IS_ENDGAME_DDZ 12
@@ -101,7 +98,7 @@ typedef struct is_params {
     double belief_fit;     /* ... when some world explains every past choice */
     int belief_worlds;     /* worlds in the weighted pool */
     int belief_explained;  /* fewer worlds than this explaining the record as well as the best:
-                              the pool is built again four times as large (-1: by game) */
+                              the pool is built again four times as large (0: never) */
     int belief_chains;     /* 0: importance-weighted uniform worlds; else Metropolis walks */
     int tree_exact;        /* in-tree candidates: plays scored with an exact min-hands */
     int rollout_exact;     /* heuristic play-outs: the same (0: the rollout policy's own) */

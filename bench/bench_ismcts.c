@@ -176,13 +176,45 @@ static void bench_playouts(const char *preset, uint64_t seed)
     cb_hws_free(&a.ws);
 }
 
-/* One decision position (2. and --stop): heuristic self-play to a random point where the
- * seat has a real choice. Returns false when the deal ended first (draw another). */
-static bool next_position(const cb_rules *r, cb_heur_agent *a, cb_rng *rng, cb_play_rec *hist, cb_move *buf,
-                          cb_deal *g, cb_view *v)
+/* The decision positions of 2. and --stop: heuristic self-play (the rollout configuration)
+ * from seeded deals; pos_init exits when memory runs out. */
+typedef struct pos_gen {
+    cb_heur_agent a;
+    cb_rng rng;
+    cb_play_rec *hist;
+    cb_move *buf;
+} pos_gen;
+
+static void pos_init(pos_gen *P, uint64_t seed)
 {
+    memset(&P->a, 0, sizeof P->a);
+    cb_hcfg_rollout(&P->a.cfg);
+    cb_hws_init(&P->a.ws);
+    cb_rng_seed(&P->rng, seed);
+    P->hist = malloc(sizeof *P->hist * 1024);
+    P->buf = malloc(sizeof(cb_move) * CB_MOVES_CAP);
+    if (!P->hist || !P->buf) {
+        printf("out of memory\n");
+        exit(1);
+    }
+}
+
+static void pos_free(pos_gen *P)
+{
+    free(P->buf);
+    free(P->hist);
+    cb_hws_free(&P->a.ws);
+}
+
+/* One position: self-play to a random point where the seat has a real choice. Returns false
+ * when the deal ended first (draw another). */
+static bool next_position(const cb_rules *r, pos_gen *P, cb_deal *g, cb_view *v)
+{
+    cb_heur_agent *a = &P->a;
+    cb_rng *rng = &P->rng;
+    cb_move *buf = P->buf;
     memset(g, 0, sizeof *g);
-    g->hist = hist;
+    g->hist = P->hist;
     g->hist_cap = 1024;
     start_deal(g, r, rng);
     int stop = (int)cb_rng_below(rng, r->game == CB_GAME_DDZ ? 50 : 40);
@@ -234,23 +266,17 @@ static void bench_decisions(const plugin *P, const char *preset, int positions, 
         printf("create: %s\n", err);
         return;
     }
-    cb_heur_agent a;
-    memset(&a, 0, sizeof a);
-    cb_hcfg_rollout(&a.cfg);
-    cb_hws_init(&a.ws);
-    cb_rng rng;
-    cb_rng_seed(&rng, seed);
-    cb_play_rec *hist = malloc(sizeof *hist * 1024);
+    pos_gen pos;
+    pos_init(&pos, seed);
     double *wall = malloc(sizeof(double) * (size_t)positions);
     double *cpu = malloc(sizeof(double) * (size_t)positions);
     int n = 0, endgames = 0, fallbacks = 0;
     double cpu_search = 0, sims = 0, slowest = 0;
     char slow_explain[sizeof(((cb_decision *)0)->explain)] = "";
-    cb_move *buf = malloc(sizeof(cb_move) * CB_MOVES_CAP);
     while (n < positions) {
         cb_deal g;
         cb_view v;
-        if (!next_position(&r, &a, &rng, hist, buf, &g, &v))
+        if (!next_position(&r, &pos, &g, &v))
             continue;
         cb_decision d;
         memset(&d, 0, sizeof d);
@@ -287,11 +313,9 @@ static void bench_decisions(const plugin *P, const char *preset, int positions, 
     printf("       slowest (%.1f ms CPU): %s\n", slowest, slow_explain);
     fflush(stdout);
     P->bot->destroy(inst);
-    free(buf);
     free(wall);
     free(cpu);
-    free(hist);
-    cb_hws_free(&a.ws);
+    pos_free(&pos);
 }
 
 static double mean_of(const double *x, int n)
@@ -328,14 +352,8 @@ static void bench_stop(const plugin *P, const char *preset, int positions, uint6
             exit(1);
         }
     }
-    cb_heur_agent a;
-    memset(&a, 0, sizeof a);
-    cb_hcfg_rollout(&a.cfg);
-    cb_hws_init(&a.ws);
-    cb_rng rng;
-    cb_rng_seed(&rng, seed);
-    cb_play_rec *hist = malloc(sizeof *hist * 1024);
-    cb_move *buf = malloc(sizeof(cb_move) * CB_MOVES_CAP);
+    pos_gen pos;
+    pos_init(&pos, seed);
     double *iters[NSTOP], *cpu[NSTOP];
     int same[NSTOP] = {0}, stopped[NSTOP] = {0};
     for (int k = 0; k < NSTOP; k++) {
@@ -346,7 +364,7 @@ static void bench_stop(const plugin *P, const char *preset, int positions, uint6
     while (tried < positions) {
         cb_deal g;
         cb_view v;
-        if (!next_position(&r, &a, &rng, hist, buf, &g, &v))
+        if (!next_position(&r, &pos, &g, &v))
             continue;
         tried++;
         cb_decision d[NSTOP];
@@ -383,9 +401,7 @@ static void bench_stop(const plugin *P, const char *preset, int positions, uint6
         free(iters[k]);
         free(cpu[k]);
     }
-    free(buf);
-    free(hist);
-    cb_hws_free(&a.ws);
+    pos_free(&pos);
 }
 
 static bool open_plugin(const char *argv0, plugin *P)

@@ -24,7 +24,7 @@
 #                      runs, which a change to the points rule leaves as they were
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. bench/support/ismcts_keys.sh
+. bench/support/common.sh
 B=${1:-build/plain}
 GAMES=${GAMES:-300}
 SEED=${SEED:-1}
@@ -34,13 +34,7 @@ CONCURRENCY=${CONCURRENCY:-1}
 REUSE=${REUSE:-0}
 BIN=${CARDBOT:-$B/cardbot}
 CONFIG=config/ddz-ismcts-vs-heuristic.ini
-[ -x "$BIN" ] || { echo "bidding.sh: no $BIN (make first)" >&2; exit 1; }
-command -v python3 >/dev/null || { echo "bidding.sh: needs python3 (the pairing)" >&2; exit 1; }
-
-tmpd=$(mktemp -d "${TMPDIR:-/tmp}/bidding.XXXXXX")
-trap 'rm -rf "$tmpd"' EXIT
-OUT=${OUT:-$tmpd}
-mkdir -p "$OUT"
+paired_setup bidding.sh
 
 # a copy of the config: the ismcts group gains bid_by (and ITER), rob adds a [rules] group
 config_of() {

@@ -20,7 +20,7 @@
 #   CONCURRENCY=K      games at once (default 1)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. bench/support/ismcts_keys.sh
+. bench/support/common.sh
 B=${1:-build/plain}
 GAME=${GAME:-pdk}
 GAMES=${GAMES:-150}

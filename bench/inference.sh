@@ -33,7 +33,7 @@
 #                      read instead of played again (same GAME/GAMES/SEED/ITER: the caller's word)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. bench/support/ismcts_keys.sh
+. bench/support/common.sh
 B=${1:-build/plain}
 GAME=${GAME:-pdk}
 GAMES=${GAMES:-30}
@@ -44,16 +44,10 @@ VARIANTS=${VARIANTS:-"fit off fixed"}
 REUSE=${REUSE:-0}
 BIN=${CARDBOT:-$B/cardbot}
 CONFIG=config/gauntlet-$GAME.ini
-[ -x "$BIN" ] || { echo "inference.sh: no $BIN (make first)" >&2; exit 1; }
 [ -f "$CONFIG" ] || { echo "inference.sh: no $CONFIG" >&2; exit 1; }
-command -v python3 >/dev/null || { echo "inference.sh: needs python3 (the pairing)" >&2; exit 1; }
+paired_setup inference.sh
 # every [table.X] of the config, in its order: tables added later join without an edit here
 OPPONENTS=${OPPONENTS:-$(sed -n 's/^\[table\.\(.*\)\]$/\1/p' "$CONFIG" | tr '\n' ' ')}
-
-tmpd=$(mktemp -d "${TMPDIR:-/tmp}/inference-$GAME.XXXXXX")
-trap 'rm -rf "$tmpd"' EXIT
-OUT=${OUT:-$tmpd}
-mkdir -p "$OUT"
 
 keys_of() {
   case $1 in

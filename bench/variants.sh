@@ -29,7 +29,7 @@
 #   OUT=DIR       keep the results files (DIR/VARIANT-TABLE.jsonl) and match outputs
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. bench/support/ismcts_keys.sh
+. bench/support/common.sh
 B=${1:-build/plain}
 GAME=${GAME:-ddz}
 GAMES=${GAMES:-300}
@@ -46,13 +46,7 @@ case $GAME in
   *) echo "variants.sh: unknown GAME $GAME (ddz, pdk)" >&2; exit 1 ;;
 esac
 BIN=${CARDBOT:-$B/cardbot}
-[ -x "$BIN" ] || { echo "variants.sh: no $BIN (make first)" >&2; exit 1; }
-command -v python3 >/dev/null || { echo "variants.sh: needs python3 (the pairing)" >&2; exit 1; }
-
-tmpd=$(mktemp -d "${TMPDIR:-/tmp}/variants.XXXXXX")
-trap 'rm -rf "$tmpd"' EXIT
-OUT=${OUT:-$tmpd}
-mkdir -p "$OUT"
+paired_setup variants.sh
 
 # a copy of the config whose [strategy.ismcts] gains BASE and then the keys (comma separated
 # key=value; a key given twice keeps the last) and whose [shim] budget_ms is BUDGET_MS

@@ -36,6 +36,7 @@
 #include "support/randhand.h"
 #include "cardbot/bot.h"
 #include "../plugin/common/belief.h"
+#include "../plugin/common/rule.h"
 #include "cardbot/game.h"
 
 /* ---- deals played by heuristic seats, with a record ---- */
@@ -46,6 +47,8 @@ typedef struct table {
     cb_play_rec hist[400];
     cb_heur_agent agent[3];
     bool random[3]; /* the seat plays uniformly random legal plays instead */
+    bool rule[3];   /* the seat plays the rule agent (rule.h) instead */
+    rb_ws rws[3];
     cb_move moves[CB_MOVES_CAP];
     int bids[3];
     cbt_rng rng;
@@ -63,13 +66,16 @@ static void table_open(table *T, int mode, int level, uint64_t seed)
         T->agent[s].cfg.explain = false;
         assert_int_equal(cb_hws_init(&T->agent[s].ws), 0);
         cb_rng_seed(&T->agent[s].rng, seed * 3 + (uint64_t)s + 1);
+        assert_int_equal(rb_ws_init(&T->rws[s]), 0);
     }
 }
 
 static void table_close(table *T)
 {
-    for (int s = 0; s < 3; s++)
+    for (int s = 0; s < 3; s++) {
         cb_hws_free(&T->agent[s].ws);
+        rb_ws_free(&T->rws[s]);
+    }
 }
 
 static void table_deal(table *T, int mode)
@@ -104,6 +110,8 @@ static void table_step(table *T)
         int n = cb_legal_moves(&T->r, &ctx, T->moves, CB_MOVES_CAP);
         assert_true(n > 0);
         m = T->moves[cbt_rng_below(&T->rng, (uint32_t)(n < CB_MOVES_CAP ? n : CB_MOVES_CAP))];
+    } else if (T->rule[T->g.turn]) {
+        assert_int_equal(rb_deal_policy(&T->rws[T->g.turn], &T->g, &m), 0);
     } else {
         assert_int_equal(cb_heur_deal_policy(&T->agent[T->g.turn], &T->g, &m), 0);
     }
@@ -663,6 +671,98 @@ static void test_fit_truth_rank(void **state)
     assert_true(f.rank_fit / f.views < 0.3);
 }
 
+/* Two models (rule_model): seats that play the rule agent are explained by it in their true
+ * hands at every choice, and the mixed fit gives the rule model most of the posterior share of
+ * each such seat; seats that play level 6 keep most of it with level 6. (Moderate shares, about
+ * 0.75 against 0.3: the evidence is the pool's uniform worlds, few of which explain a long
+ * record under either model.) pdk16, seat 0 level 6, views
+ * at seat 0's decisions with at least 8 choices of the other seats on record, 300 worlds. */
+static void mix_run(bool rule1, bool rule2, uint64_t seed, int want_views, double p_rule[2], double *truth_rule_miss)
+{
+    table T;
+    table_open(&T, MODE_PDK, 6, seed);
+    T.rule[1] = rule1;
+    T.rule[2] = rule2;
+    cb_belief B;
+    assert_int_equal(cb_belief_init(&B), 0);
+    B.fit = true;
+    B.rule_model = true;
+    cb_worlds W;
+    memset(&W, 0, sizeof W);
+    int views = 0;
+    long rule_miss = 0, dec = 0;
+    int told = 0, wrong_model = 0; /* views x seats whose true record tells the models apart (the
+                                      other model misses a choice), and of those where the
+                                      likelier model there is not the seat's */
+    p_rule[0] = p_rule[1] = 0;
+    for (int d = 0; d < 200 && views < want_views; d++) {
+        table_deal(&T, MODE_PDK);
+        bool done = false;
+        while (T.g.winner < 0) {
+            if (!done && T.g.turn == 0 && T.g.nhist >= 12) {
+                cb_view v;
+                cb_deal_view(&T.g, T.bids, 1, &v);
+                cb_belief_seat truth[2];
+                assert_true(cb_belief_record(&B, &v, T.g.hands, truth) >= 0);
+                for (int o = 0; o < 2; o++)
+                    if (T.rule[o + 1]) {
+                        rule_miss += truth[o].miss_rule;
+                        dec += truth[o].dec;
+                    }
+                if (truth[0].dec + truth[1].dec >= 8) {
+                    char err[160] = "";
+                    if (cb_worlds_from_view(&W, &v, err, sizeof err) != 0)
+                        fail_msg("cb_worlds_from_view refused a real record: %s", err);
+                    int n = cb_belief_build(&B, &v, &W, 300, 0.1, seed + (uint64_t)d);
+                    assert_true(n > 250);
+                    views++;
+                    p_rule[0] += B.p_rule[0];
+                    p_rule[1] += B.p_rule[1];
+                    /* in the true world each seat's own model is the likelier: the rule seat
+                     * explained in full by it, the level-6 seat by level 6 */
+                    for (int o = 0; o < 2; o++) {
+                        bool rule = T.rule[o + 1];
+                        if ((rule ? truth[o].miss : truth[o].miss_rule) == 0)
+                            continue; /* the other model explains the record too */
+                        told++;
+                        double c = cb_belief_rule_chance(&B, &truth[o], o);
+                        if (rule ? c < 0.5 : c > 0.5)
+                            wrong_model++;
+                    }
+                    done = true;
+                }
+            }
+            table_step(&T);
+        }
+    }
+    cb_worlds_free(&W);
+    cb_belief_free(&B);
+    table_close(&T);
+    assert_int_equal(views, want_views);
+    p_rule[0] /= views;
+    p_rule[1] /= views;
+    *truth_rule_miss = dec ? (double)rule_miss / (double)dec : 0;
+    print_message("  seat 1 %s, seat 2 %s, seed %llu, %d views: rule model's share %.2f / %.2f; rule seats' "
+                  "true hands: %ld of %ld choices unexplained by it; the truth's likelier model wrong for %d "
+                  "of %d seats whose record tells\n",
+                  rule1 ? "rule" : "level 6", rule2 ? "rule" : "level 6", (unsigned long long)seed, views, p_rule[0],
+                  p_rule[1], rule_miss, dec, wrong_model, told);
+    assert_true(told >= views / 2); /* not vacuous: most views tell */
+    assert_int_equal(wrong_model, 0);
+}
+
+static void test_mix_models(void **state)
+{
+    (void)state;
+    double p[2], miss;
+    mix_run(true, false, cbt_seed(81), 16, p, &miss);
+    assert_true(miss == 0);                /* the rule agent is the rule model */
+    assert_true(p[0] > 0.6 && p[1] < 0.4); /* each seat's model carries its weights */
+    mix_run(false, true, cbt_seed(82), 16, p, &miss);
+    assert_true(miss == 0);
+    assert_true(p[0] < 0.4 && p[1] > 0.6);
+}
+
 /* Tempering (cb_belief_temper) on a synthetic pool: 200 worlds whose records (10 choices per
  * other seat) leave 0..10 of them unexplained; the fit trusts the model, so a few worlds carry
  * the weight. Tempered to 30: at least 30 carry it, the exponent is the largest (to 1/64) that
@@ -734,6 +834,7 @@ int main(void)
         cmocka_unit_test(test_fit_per_seat),
         cmocka_unit_test(test_fit_random),
         cmocka_unit_test(test_fit_truth_rank),
+        cmocka_unit_test(test_mix_models),
     };
     return cmocka_run_group_tests_name("belief", tests, NULL, NULL);
 }

@@ -230,6 +230,29 @@ static void check_fixed(const cb_decision *d, void *ctx)
         assert_null(strstr(d[2].explain, " ess="));
 }
 
+typedef struct mix_count {
+    cbt_three_count three;
+    int shown[2]; /* decisions of d[0] / d[1] whose explanation shows the rule model's share */
+} mix_count;
+
+/* d[0]: inference = mix, d[1]: mix with opponent_model = fitted, d[2]: fit. */
+static void check_mix(const cb_decision *d, void *ctx)
+{
+    mix_count *c = ctx;
+    if (strncmp(d[0].explain, "ismcts v=", 9) != 0 || strncmp(d[1].explain, "ismcts v=", 9) != 0)
+        return;
+    c->three.searched++;
+    for (int i = 0; i < 2; i++) {
+        const char *r = strstr(d[i].explain, " r=");
+        double a, b;
+        if (r && sscanf(r, " r=%lf/%lf", &a, &b) == 2) {
+            assert_true(a >= 0 && a <= 100 && b >= 0 && b <= 100);
+            c->shown[i]++;
+        }
+    }
+    assert_null(strstr(d[2].explain, " r="));
+}
+
 static void test_inference(void **state)
 {
     const cbt_bot_plugin *a = *state;
@@ -257,6 +280,31 @@ static void test_inference(void **state)
     print_message("inference = fixed: %d searched decisions, %d with a pool\n", c.three.searched, c.fitted);
     assert_true(c.three.searched >= 10);
     assert_true(c.fitted >= c.three.searched / 2);
+
+    /* inference = mix: the rule model's share per seat shown (" r=", in percent); the same with
+     * opponent_model = fitted (the search draws each seat's model by it); fit shows none */
+    cb_param pmix[3] = {{"iterations", "20"}, {"belief_worlds", "100"}, {"inference", "mix"}};
+    cb_param pmf[4] = {{"iterations", "20"}, {"belief_worlds", "100"}, {"inference", "mix"},
+                       {"opponent_model", "fitted"}};
+    const cb_param *const p3[3] = {pmix, pmf, pfit};
+    const int n3[3] = {3, 4, 3};
+    mix_count mc;
+    memset(&mc, 0, sizeof mc);
+    cbt_decide_three(a, cbt_seed(109), 4, 4, p3, n3, check_mix, &mc.three);
+    print_message("inference = mix: %d searched decisions, %d / %d showing the rule model's share (mix / fitted "
+                  "opponents)\n", mc.three.searched, mc.shown[0], mc.shown[1]);
+    assert_true(mc.three.searched >= 10);
+    assert_true(mc.shown[0] >= mc.three.searched / 2);
+    assert_true(mc.shown[1] >= mc.three.searched / 2);
+
+    /* opponent_model = fitted needs the rule model's fit */
+    cb_param bad3[1] = {{"opponent_model", "fitted"}};
+    char err3[200] = "";
+    is_params p3p;
+    assert_int_equal(is_params_parse(bad3, 1, &p3p, err3, sizeof err3), -1);
+    assert_non_null(strstr(err3, "opponent_model"));
+    assert_int_equal(is_params_parse(pmf + 2, 2, &p3p, err3, sizeof err3), 0);
+    assert_int_equal(p3p.opponent_model, IS_OPPM_FITTED);
 
     /* belief and belief_fit are fixed weights: with inference = fit or off they are refused */
     cb_param bad1[2] = {{"inference", "fit"}, {"belief", "0.1"}};

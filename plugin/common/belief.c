@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cardbot/game.h"
+#include "rule.h"
 #include "situ.h"
 
 int cb_belief_init(cb_belief *b)
@@ -21,7 +22,7 @@ int cb_belief_init(cb_belief *b)
 
 void cb_belief_free(cb_belief *b)
 {
-    cb_belief_release(b);
+    cb_belief_release(b); /* the rule model's workspace too */
     cb_hws_free(&b->ws);
     memset(b, 0, sizeof *b);
 }
@@ -80,6 +81,16 @@ int cb_belief_record(cb_belief *b, const cb_view *v, const cb_cards hands[3], cb
     memset(seat, 0, 2 * sizeof *seat);
     if (grow(b, b->cap > 0 ? b->cap : 1, v->nhistory > 0 ? v->nhistory : 1) != 0)
         return -1;
+    if (b->rule_model && !b->rws) {
+        b->rws = malloc(sizeof *b->rws);
+        if (!b->rws)
+            return -1;
+        if (rb_ws_init(b->rws) != 0) {
+            free(b->rws);
+            b->rws = NULL;
+            return -1;
+        }
+    }
     /* the hands as dealt: each seat's world hand plus what it has played */
     cb_cards start[3] = {hands[0], hands[1], hands[2]};
     for (int i = 0; i < v->nhistory; i++)
@@ -111,6 +122,13 @@ int cb_belief_record(cb_belief *b, const cb_view *v, const cb_cards hands[3], cb
                 cb_counts want = ch.move.shape == CB_PASS ? 0 : ch.move.counts;
                 if (want != cb_counts_of(h->cards))
                     o->miss++;
+                if (b->rule_model) {
+                    rb_choice rc;
+                    if (rb_choose(b->rws, &st, &rc) != 0)
+                        return -1;
+                    if ((rc.move.shape == CB_PASS ? 0 : rc.move.counts) != cb_counts_of(h->cards))
+                        o->miss_rule++;
+                }
             }
         }
         cb_move m;
@@ -242,7 +260,8 @@ int cb_belief_fill(cb_belief *pool, cb_belief *s, const cb_view *v, cb_worlds *w
         cb_cards h[3];
         if (cb_worlds_sample(w, &rng, h, NULL) != 0)
             continue;
-        cb_belief_seat rec[2] = {{0, 0, 0}, {0, 0, 0}};
+        cb_belief_seat rec[2];
+        memset(rec, 0, sizeof rec);
         int mm = 0;
         if (eps < 1) {
             mm = cb_belief_record(s, v, h, rec);
@@ -330,14 +349,51 @@ void cb_belief_weigh(cb_belief *b, double eps)
     b->ess = tot * tot / sq;
 }
 
-/* ln of a world's likelihood ratio for one seat (see belief.h): a = ln(1 + mu (k - 1)) per
- * explained choice, c = ln(1 - mu) per unexplained one */
-static double seat_lr(const cb_belief_seat *r, double a, double c)
+/* ln of a world's likelihood ratio for one seat and model (0 level 6, 1 the rule agent; see
+ * belief.h): a = ln(1 + mu (k - 1)) per explained choice, c = ln(1 - mu) per unexplained one */
+static double seat_lr(const cb_belief_seat *r, int model, double a, double c)
 {
-    return (r->dec - r->miss) * a + r->miss * c;
+    int miss = model ? r->miss_rule : r->miss;
+    return (r->dec - miss) * a + miss * c;
 }
 
-double cb_belief_fit_mu(const cb_belief_seat *rec, int stride, int n, double k)
+/* The fit's log ratio terms per other seat and model: a[o][m], c[o][m] (see seat_lr). */
+typedef struct fit_terms {
+    double a[2][2], c[2][2];
+    int models;
+} fit_terms;
+
+static void terms_of(const cb_belief *b, fit_terms *f)
+{
+    f->models = b->rule_model ? 2 : 1;
+    for (int o = 0; o < 2; o++) {
+        const double mu[2] = {b->mu[o], b->mu_rule[o]};
+        for (int md = 0; md < f->models; md++) {
+            f->a[o][md] = log1p(mu[md] * (b->k[o] - 1));
+            f->c[o][md] = log1p(-mu[md]);
+        }
+    }
+}
+
+/* ln of world i's weight: per seat the mean of the models' ratios (one model: its ratio) */
+static double world_lr(const cb_belief *b, int i, const fit_terms *f)
+{
+    double x = 0;
+    for (int o = 0; o < 2; o++) {
+        const cb_belief_seat *r = &b->seat[i][o];
+        double l0 = seat_lr(r, 0, f->a[o][0], f->c[o][0]);
+        if (f->models == 1) {
+            x += l0;
+            continue;
+        }
+        double l1 = seat_lr(r, 1, f->a[o][1], f->c[o][1]);
+        double hi = l0 > l1 ? l0 : l1;
+        x += hi + log((exp(l0 - hi) + exp(l1 - hi)) / 2);
+    }
+    return x;
+}
+
+static double fit_mu_model(const cb_belief_seat *rec, int model, int stride, int n, double k)
 {
     if (n < 1 || !(k > 1))
         return 0;
@@ -349,13 +405,13 @@ double cb_belief_fit_mu(const cb_belief_seat *rec, int stride, int n, double k)
         double a = log1p(mu * (k - 1)), c = log1p(-mu);
         double top = -INFINITY;
         for (int i = 0; i < n; i++) {
-            double x = seat_lr(&rec[(size_t)i * (size_t)stride], a, c);
+            double x = seat_lr(&rec[(size_t)i * (size_t)stride], model, a, c);
             if (x > top)
                 top = x;
         }
         double sum = 0;
         for (int i = 0; i < n; i++)
-            sum += exp(seat_lr(&rec[(size_t)i * (size_t)stride], a, c) - top);
+            sum += exp(seat_lr(&rec[(size_t)i * (size_t)stride], model, a, c) - top);
         ll[j] = top + log(sum / n);
         if (ll[j] > top_ll)
             top_ll = ll[j];
@@ -372,12 +428,16 @@ double cb_belief_fit_mu(const cb_belief_seat *rec, int stride, int n, double k)
     return m / z;
 }
 
+double cb_belief_fit_mu(const cb_belief_seat *rec, int stride, int n, double k)
+{
+    return fit_mu_model(rec, 0, stride, n, k);
+}
+
 void cb_belief_weigh_fit(cb_belief *b)
 {
     b->beta = 1;
     if (b->n == 0)
         return;
-    double a[2], c[2];
     for (int o = 0; o < 2; o++) {
         double dec = 0, logk = 0;
         for (int i = 0; i < b->n; i++) {
@@ -385,20 +445,41 @@ void cb_belief_weigh_fit(cb_belief *b)
             logk += b->seat[i][o].logk;
         }
         b->k[o] = dec > 0 ? exp(logk / dec) : 1;
-        b->mu[o] = cb_belief_fit_mu(&b->seat[0][o], 2, b->n, b->k[o]);
-        a[o] = log1p(b->mu[o] * (b->k[o] - 1));
-        c[o] = log1p(-b->mu[o]);
+        b->mu[o] = fit_mu_model(&b->seat[0][o], 0, 2, b->n, b->k[o]);
+        b->mu_rule[o] = b->rule_model ? fit_mu_model(&b->seat[0][o], 1, 2, b->n, b->k[o]) : 0;
+    }
+    fit_terms f;
+    terms_of(b, &f);
+    memcpy(b->fa, f.a, sizeof b->fa);
+    memcpy(b->fc, f.c, sizeof b->fc);
+    /* the rule model's posterior share per seat: its ratios' sum over both models' */
+    for (int o = 0; o < 2; o++) {
+        b->p_rule[o] = 0;
+        if (f.models < 2)
+            continue;
+        double top = -INFINITY, s0 = 0, s1 = 0;
+        for (int i = 0; i < b->n; i++)
+            for (int md = 0; md < 2; md++) {
+                double x = seat_lr(&b->seat[i][o], md, f.a[o][md], f.c[o][md]);
+                if (x > top)
+                    top = x;
+            }
+        for (int i = 0; i < b->n; i++) {
+            s0 += exp(seat_lr(&b->seat[i][o], 0, f.a[o][0], f.c[o][0]) - top);
+            s1 += exp(seat_lr(&b->seat[i][o], 1, f.a[o][1], f.c[o][1]) - top);
+        }
+        b->p_rule[o] = s1 / (s0 + s1);
     }
     /* weights relative to the best world's (1 there: no overflow) */
     double top = -INFINITY;
     for (int i = 0; i < b->n; i++) {
-        double x = seat_lr(&b->seat[i][0], a[0], c[0]) + seat_lr(&b->seat[i][1], a[1], c[1]);
+        double x = world_lr(b, i, &f);
         if (x > top)
             top = x;
     }
     double tot = 0, sq = 0;
     for (int i = 0; i < b->n; i++) {
-        double wt = exp(seat_lr(&b->seat[i][0], a[0], c[0]) + seat_lr(&b->seat[i][1], a[1], c[1]) - top);
+        double wt = exp(world_lr(b, i, &f) - top);
         tot += wt;
         sq += wt * wt;
         b->cum[i] = tot;
@@ -425,17 +506,14 @@ void cb_belief_temper(cb_belief *b, double target)
     b->beta = 1;
     if (b->n < 2 || !(target > 1) || b->ess >= target || b->ess >= b->n)
         return;
-    double a[2], c[2];
-    for (int o = 0; o < 2; o++) {
-        a[o] = log1p(b->mu[o] * (b->k[o] - 1));
-        c[o] = log1p(-b->mu[o]);
-    }
+    fit_terms f;
+    terms_of(b, &f);
     double *x = malloc((size_t)b->n * sizeof *x);
     if (!x)
         return; /* untempered: the fitted weights stand */
     double top = -INFINITY;
     for (int i = 0; i < b->n; i++) {
-        x[i] = seat_lr(&b->seat[i][0], a[0], c[0]) + seat_lr(&b->seat[i][1], a[1], c[1]);
+        x[i] = world_lr(b, i, &f);
         if (x[i] > top)
             top = x[i];
     }
@@ -471,7 +549,15 @@ int cb_belief_build(cb_belief *b, const cb_view *v, cb_worlds *w, int n, double 
     return cb_belief_finish(b, n, eps);
 }
 
-void cb_belief_draw(const cb_belief *b, cb_rng *rng, cb_cards hands[3])
+double cb_belief_rule_chance(const cb_belief *b, const cb_belief_seat *r, int o)
+{
+    if (!b->rule_model || !b->fit)
+        return 0;
+    double l0 = seat_lr(r, 0, b->fa[o][0], b->fc[o][0]), l1 = seat_lr(r, 1, b->fa[o][1], b->fc[o][1]);
+    return 1 / (1 + exp(l0 - l1));
+}
+
+int cb_belief_draw(const cb_belief *b, cb_rng *rng, cb_cards hands[3])
 {
     double u = cb_rng_unit(rng) * b->cum[b->n - 1];
     int lo = 0, hi = b->n - 1;
@@ -483,6 +569,7 @@ void cb_belief_draw(const cb_belief *b, cb_rng *rng, cb_cards hands[3])
             lo = mid + 1;
     }
     memcpy(hands, b->hands[lo], sizeof b->hands[0]);
+    return lo;
 }
 
 void cb_belief_release(cb_belief *b)
@@ -496,6 +583,11 @@ void cb_belief_release(cb_belief *b)
     free(b->slot);
     free(b->cum);
     free(b->hist);
+    if (b->rws) { /* its buffers are regrown when next asked */
+        rb_ws_free(b->rws);
+        free(b->rws);
+        b->rws = NULL;
+    }
     b->hands = NULL;
     b->mismatch = NULL;
     b->seat = NULL;

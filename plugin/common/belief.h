@@ -29,6 +29,14 @@
  * more options explains a deviation less), which is true of random players, not of strangers,
  * and it is not uniform at chance.
  *
+ * Two models (b->rule_model): the heuristic at level 6 and the rule agent of rule.h, each
+ * fitted as above, mixed per seat with equal prior weight — a world's factor for seat o is the
+ * mean of its two likelihood ratios, so the model that explains the seat's record better (in
+ * the pool's worlds on the whole) carries its weights without a threshold, and a seat neither
+ * explains gets both mu near 0, the uniform weights. Why the rule agent: its family (play the
+ * lowest group of a fewest-plays decomposition) is what most public rule bots and many casual
+ * players do, and it differs from level 6 where level 6 counts cards and spends control cards.
+ *
  * The searcher then draws its worlds from a pool of n sampled worlds in proportion to their
  * weights (importance resampling). Worlds are sampled from per-world seeds, so the pool
  * depends only on the seed, never on the thread count or the order of building.
@@ -52,6 +60,7 @@ typedef struct cb_belief_seat {
     int16_t miss;              /* choices the model would have made otherwise */
     int16_t dec;               /* decisions with a choice */
     float logk;                /* sum over those decisions of ln(legal plays) */
+    int16_t miss_rule;         /* the same for the rule model (b->rule_model; else 0) */
 } cb_belief_seat;
 
 /* The fitted model's grid: mu = 0, .., 0.99 in CB_BELIEF_GRID even steps (0.03), a uniform prior. */
@@ -81,6 +90,13 @@ typedef struct cb_belief {
     bool fit;                  /* finish weighs with the fitted per-seat model, not eps (not
                                   for walks, which need a fixed eps) */
     double mu[2];              /* the fitted mu per other seat (0: weight 1 for it) */
+    bool rule_model;           /* fit: a second model per seat, the rule agent (rule.h); set
+                                  before filling (the replay asks both) */
+    double mu_rule[2];         /* its fitted mu per other seat */
+    double p_rule[2];          /* the posterior share of the rule model per other seat */
+    struct rb_ws *rws;         /* the rule model's workspace (allocated when first asked) */
+    double fa[2][2], fc[2][2]; /* the fit's log ratio terms per other seat and model: a world
+                                  scores fa per explained choice, fc per unexplained one */
     double beta;               /* the likelihood exponent of cb_belief_temper (1: untempered) */
     double k[2];               /* the chance level's option count per other seat */
     cb_play_rec *hist;         /* scratch: the replayed record */
@@ -157,8 +173,15 @@ int cb_belief_mismatches(cb_belief *b, const cb_view *v, const cb_cards hands[3]
  * the total mismatches or -1. */
 int cb_belief_record(cb_belief *b, const cb_view *v, const cb_cards hands[3], cb_belief_seat seat[2]);
 
-/* Draw a world from the pool by weight. The pool must not be empty. */
-void cb_belief_draw(const cb_belief *b, cb_rng *rng, cb_cards hands[3]);
+/* Draw a world from the pool by weight. The pool must not be empty. Returns the world's index. */
+int cb_belief_draw(const cb_belief *b, cb_rng *rng, cb_cards hands[3]);
+
+/* The fitted pool with the rule model: the chance that other seat o (0: the seat after the
+ * deciding one, 1: the one before) plays the rule agent rather than level 6, given a world
+ * whose record of that seat is r (the pool's world i: &b->seat[i][o]) — its two likelihood
+ * ratios there under b's fit, normalised (equal prior). 0 without the rule model. The search
+ * draws each seat's model by it (ismcts key opponent_model). */
+double cb_belief_rule_chance(const cb_belief *b, const cb_belief_seat *r, int o);
 
 /* Free the pool's worlds and the replay's scratch (the arrays a build sized), keeping the
  * model, its workspace and the settings (chains, deadline_ns): the pool is empty and the next

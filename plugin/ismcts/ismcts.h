@@ -68,7 +68,9 @@
 /* the opponents key: PDK without 包庄, the other two seats as one side or each for itself */
 enum { IS_OPP_PARANOID = 0, IS_OPP_MAXN = 1 };
 /* the inference key: how the other seats' past choices weigh the worlds (plugin/common/belief.h) */
-enum { IS_INFER_FIT = 0, IS_INFER_FIXED = 1, IS_INFER_OFF = 2 };
+enum { IS_INFER_FIT = 0, IS_INFER_FIXED = 1, IS_INFER_OFF = 2, IS_INFER_MIX = 3 };
+/* the opponent_model key: the other seats in the search (search.h, fitted_opponents) */
+enum { IS_OPPM_LEVEL6 = 0, IS_OPPM_FITTED = 1 };
 /* the ddz_reward key: a DDZ search maximises the share of deals won, or the points they settle
  * (the multiplier: bombs and rocket double, spring doubles; search.h, is_setup.reward_cap) */
 enum { IS_REWARD_WIN = 0, IS_REWARD_POINTS = 1 };
@@ -91,7 +93,9 @@ typedef struct is_params {
     int tree_width;        /* in-tree candidates at my nodes */
     int partner_width;     /* ... at my partner's nodes (DDZ farmers, PDK against a 包庄) */
     int opponent_width;    /* ... at the other side's nodes */
-    int inference;         /* IS_INFER_*: fitted per seat, fixed (belief, belief_fit) or off */
+    int opponent_model;    /* IS_OPPM_*: level 6, or the model the fit draws per world */
+    int inference;         /* IS_INFER_*: fitted per seat (to level 6, or mixed with the rule
+                              agent), fixed (belief, belief_fit) or off */
     double belief;         /* weight of a world per past choice the opponent model would not
                               have made (1: no inference; see plugin/common/belief.h); with
                               inference = fit only the walks' (belief_chains) */

@@ -15,7 +15,8 @@ static const char *const is_roots[] = {[IS_ROOT_UCB] = "ucb", [IS_ROOT_HALVING] 
 static const char *const is_opponents[] = {[IS_OPP_PARANOID] = "paranoid", [IS_OPP_MAXN] = "maxn", NULL};
 static const char *const is_rewards[] = {[IS_REWARD_WIN] = "win", [IS_REWARD_POINTS] = "points", NULL};
 static const char *const is_inferences[] = {[IS_INFER_FIT] = "fit", [IS_INFER_FIXED] = "fixed",
-                                            [IS_INFER_OFF] = "off", NULL};
+                                            [IS_INFER_OFF] = "off", [IS_INFER_MIX] = "mix", NULL};
+static const char *const is_oppms[] = {[IS_OPPM_LEVEL6] = "level6", [IS_OPPM_FITTED] = "fitted", NULL};
 static const char *const is_bid_bys[] = {[IS_BID_POINTS] = "points", [IS_BID_WINRATE] = "winrate", NULL};
 
 /* Integer rows: name, type, field, lo, hi, default, what, default text, meaning. */
@@ -57,7 +58,7 @@ const cb_pdef is_param_table[] = {
     CROW("opponents", opponents, is_opponents, IS_OPP_PARANOID, "a model", "paranoid",
          "PDK without 包庄: the other two seats as one side, or each for itself"),
     CROW("inference", inference, is_inferences, IS_INFER_FIT, "a model", "fit",
-         "worlds weighed by past choices: fitted per seat to how well level 6 explains it, fixed weights, or off"),
+         "worlds weighed by past choices: fitted per seat to how well level 6 explains it, mix (level 6 and the rule agent, each seat's mixture fitted), fixed weights, or off"),
     RROW("belief", belief, 0.001, 1, 0.1, "a weight", "0.1",
          "inference = fixed (implied when given): weight of a world per past choice the model would not have made (1: off)"),
     RROW("belief_fit", belief_fit, 0.001, 1, 0.01, "a weight", "0.01",
@@ -86,6 +87,8 @@ const cb_pdef is_param_table[] = {
          "halving's early stop: the search ends when the leader's paired lead over every other play of the round exceeds this many standard errors (0: never)"),
     IROW("stop_min", CB_PT_INT, stop_min, 2, IS_MAX_STOP_MIN, 16, "a count", "16",
          "worlds of a halving round between two tests of the early stop (the first after that many)"),
+    CROW("opponent_model", opponent_model, is_oppms, IS_OPPM_LEVEL6, "a model", "level6",
+         "the other seats in the search: level 6, or in each world the model the fit favours there (level 6 or the rule agent; needs inference = mix)"),
     CROW("bid_by", bid_by, is_bid_bys, IS_BID_POINTS, "a rule", "points",
          "DDZ bids: the best expected points over the sampled deals (passing priced too), or bid1..bid3 on the win rate"),
 };
@@ -122,6 +125,9 @@ int is_params_parse(const cb_param *params, int nparams, is_params *p, char *err
                               "belief and belief_fit are fixed weights: give them with inference = fixed");
     if (p->inference == IS_INFER_OFF)
         p->belief = 1; /* the pool is not replayed at all (play.c) */
+    if (p->opponent_model == IS_OPPM_FITTED && p->inference != IS_INFER_MIX)
+        return cb_params_fail(err, errlen, "ismcts", "opponent_model",
+                              "fitted draws each seat's model from the rule model's fit: give it with inference = mix");
     if (p->bid[1] < p->bid[0])
         return cb_params_fail(err, errlen, "ismcts", "bid2", "below bid1 (the thresholds must not decrease)");
     if (p->bid[2] < p->bid[1])

@@ -124,6 +124,7 @@ static int setup_search(const is_inst *m, const cb_view *v, int nroot, int threa
     S->k_own = m->p.tree_width;
     S->k_partner = m->p.partner_width;
     S->k_opp = m->p.opponent_width;
+    S->fitted_opponents = m->p.opponent_model == IS_OPPM_FITTED;
     S->tree_exact = m->p.tree_exact;
     S->rollout_exact = m->p.rollout_exact;
     int endgame = m->p.endgame >= 0 ? m->p.endgame : (ddz ? IS_ENDGAME_DDZ : IS_ENDGAME_PDK);
@@ -143,7 +144,8 @@ static int build_pool(is_inst *m, const cb_view *v, is_setup *S, int threads, co
 {
     bool ddz = v->rules->game == CB_GAME_DDZ;
     m->belief.chains = m->p.belief_chains;
-    m->belief.fit = m->p.inference == IS_INFER_FIT;
+    m->belief.fit = m->p.inference == IS_INFER_FIT || m->p.inference == IS_INFER_MIX;
+    m->belief.rule_model = m->p.inference == IS_INFER_MIX;
     /* the pool may take a quarter of the host's budget or of time_ms; the search then gets its
      * share (the growth below stops at the same deadline) */
     m->belief.deadline_ns = L->pool_deadline;
@@ -280,6 +282,11 @@ static const cb_move *search_play(is_inst *m, const is_setup *S, int threads, in
         len += snprintf(d->explain + len, sizeof d->explain - (size_t)len, " ess=%.0f miss=%d/%d best=%d%s",
                         S->belief->ess, S->belief->min_mismatch, S->belief->decisions, explained,
                         S->belief->cut ? " cut" : "");
+    /* mix: the rule model's posterior share per seat in percent (its mu: S->belief->mu_rule), before
+     * the mu (the text is short) */
+    if (S->belief && S->belief->fit && S->belief->rule_model && len > 0 && (size_t)len < sizeof d->explain)
+        len += snprintf(d->explain + len, sizeof d->explain - (size_t)len, " r=%.0f/%.0f", 100 * S->belief->p_rule[0],
+                        100 * S->belief->p_rule[1]);
     /* the fitted model: mu of the seat after me / before me (0: weighed alike) */
     if (S->belief && S->belief->fit && S->belief->chains == 0 && len > 0 && (size_t)len < sizeof d->explain)
         len += snprintf(d->explain + len, sizeof d->explain - (size_t)len, " mu=%.2f/%.2f", S->belief->mu[0],

@@ -23,6 +23,7 @@ static void *fill_main(void *arg)
     if (!t->bs.ready && cb_belief_init(&t->bs) != 0)
         return NULL;
     t->bs.cut = false;
+    t->bs.rule_model = m->belief.rule_model; /* the replay asks the models the pool weighs by */
     t->worlds = m->worlds; /* its own copy (the sampler counts); the proofs are shared, read only */
     j->rc = cb_belief_fill(&m->belief, &t->bs, j->v, &t->worlds, j->first, j->stride, j->n,
                            m->p.belief, j->seed);

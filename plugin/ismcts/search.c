@@ -15,7 +15,7 @@ int is_thread_init(is_thread *t)
     t->cm = malloc((size_t)t->cap_cm * sizeof *t->cm);
     t->rmoves = malloc((size_t)CB_MOVES_CAP * sizeof *t->rmoves);
     if (!t->nodes || !t->cm || !t->rmoves || cb_hws_init(&t->agent.ws) != 0 || cb_hws_init(&t->tree_ws) != 0 ||
-        cb_rollout_init(&t->roll) != 0 ||
+        cb_rollout_init(&t->roll) != 0 || rb_ws_init(&t->rws) != 0 ||
         is_solver_init(&t->solver, 15, 1 << 15) != 0) {
         is_thread_free(t);
         return -1;
@@ -35,6 +35,7 @@ void is_thread_free(is_thread *t)
     cb_hws_free(&t->tree_ws);
     is_solver_free(&t->solver);
     cb_belief_free(&t->bs);
+    rb_ws_free(&t->rws);
     memset(t, 0, sizeof *t);
 }
 
@@ -74,6 +75,26 @@ int is_candidates(const cb_hcfg *cfg, cb_hws *ws, const cb_deal *g, int k, cb_mo
             break;
         }
     return got;
+}
+
+/* The candidates of a seat that plays the rule agent: its choice, plus the pass when it is
+ * legal (as is_candidates adds it to the heuristic's). Returns how many, or -1. */
+static int rule_candidates(rb_ws *ws, const cb_deal *g, cb_move *out)
+{
+    cb_situ s;
+    cb_situ_from_deal(g, &s);
+    rb_choice rc;
+    if (rb_choose(ws, &s, &rc) != 0)
+        return -1;
+    out[0] = rc.move;
+    if (rc.nmoves <= 1 || rc.move.shape == CB_PASS)
+        return 1;
+    for (int i = 0; i < rc.nmoves; i++) /* rb_choose left the legal plays in ws->moves */
+        if (ws->moves[i].shape == CB_PASS) {
+            out[1] = ws->moves[i];
+            return 2;
+        }
+    return 1;
 }
 
 /* ---- the tree ---- */
@@ -212,6 +233,11 @@ static int evaluate(is_thread *t, cb_deal *g, float *reward)
     }
     cb_deal_policy pols[3] = {pol, pol, pol};
     void *users[3] = {user, user, user};
+    for (int s = 0; s < 3; s++)
+        if (t->rule_seat[s]) {
+            pols[s] = rb_deal_policy;
+            users[s] = &t->rws;
+        }
     g->hist = NULL;
     int w = cb_deal_run(g, pols, users, 600, NULL, 0);
     if (w < 0)
@@ -249,6 +275,11 @@ static int iterate(is_thread *t, const cb_cards hands[3], int first)
             }
             cand = t->cm + t->nodes[node].cand_off;
             nc = t->nodes[node].ncand;
+        } else if (t->rule_seat[seat]) {
+            nc = rule_candidates(&t->rws, &g, t->cbuf);
+            if (nc <= 0)
+                return -1;
+            cand = t->cbuf;
         } else {
             int k = S->side[seat] ? S->k_partner : S->k_opp;
             nc = is_candidates(&t->tree_cfg, &t->tree_ws, &g, k, t->cbuf, 64);
@@ -333,8 +364,13 @@ enum { POOL = 32, FAIL_LIMIT = 4 };
 static int next_world(is_thread *t, uint64_t it, cb_cards hands[3])
 {
     const is_setup *S = t->S;
+    memset(t->rule_seat, 0, sizeof t->rule_seat);
     if (S->belief && S->belief->n > 0) {
-        cb_belief_draw(S->belief, &t->rng, hands);
+        int i = cb_belief_draw(S->belief, &t->rng, hands);
+        /* each other seat's model in this world (search.h, fitted_opponents) */
+        if (S->fitted_opponents && S->belief->rule_model)
+            for (int o = 0; o < 2; o++)
+                t->rule_seat[(S->me + 1 + o) % 3] = cb_rng_unit(&t->rng) < cb_belief_rule_chance(S->belief, &S->belief->seat[i][o], o);
         return 0;
     }
     bool fresh = t->fails == 0 || (t->npool < POOL && t->fails < FAIL_LIMIT);

@@ -42,6 +42,7 @@
 #include "cardbot/game.h"
 #include "../common/policy.h"
 #include "../common/rollout.h"
+#include "../common/rule.h"
 #include "../common/worlds.h"
 #include "solve.h"
 
@@ -105,6 +106,12 @@ typedef struct is_setup {
      * errors; tested once every stop_min worlds of the round (0: never) */
     double stop_z;
     int stop_min;
+    /* The other seats' policy in the tree and the play-outs: false, level 6 (the heuristic's
+     * candidates, the play-out policy); true (with a belief pool fitted with the rule model),
+     * each iteration draws for each other seat the model that plays it in that world by
+     * cb_belief_rule_chance: the rule agent (its one choice, plus the pass at its nodes) or
+     * level 6 as before. */
+    bool fitted_opponents;
 } is_setup;
 
 /* Per-thread state of one decision (the plugin instance frees it at the decision's end, see
@@ -128,6 +135,8 @@ typedef struct is_thread {
     cb_move *rmoves;          /* random rollouts: legal plays */
     is_solver solver;
     cb_belief bs;             /* scratch for building the belief pool on this thread */
+    rb_ws rws;                /* the rule agent, for seats that play it (fitted_opponents) */
+    bool rule_seat[3];        /* this iteration's world: the seat plays the rule agent */
     bool ready;
     /* results of the last search */
     uint64_t iters, playouts, solved, world_fail, tree_nodes, leaf_nodes;

@@ -15,7 +15,7 @@
  *   solve_nodes = N   node limit of one exact solve (default 20000); past it the world is
  *                     played out instead. Nothing is guessed.
  *   rollout = NAME    the play-out policy every seat follows in a world: rule (default: the
- *                     rule policy of plugin/rulebot/rule.h), fast (our heuristic's lean
+ *                     rule policy of plugin/common/rule.h), fast (our heuristic's lean
  *                     play-out policy, plugin/common/rollout.h: then this bot is no longer a
  *                     stranger) or random (uniform legal plays).
  *   seed = N          extra seed mixed with each view's seed (default 0). Same view and seed ->

@@ -6,7 +6,7 @@
  * must_beat and every warn_single play of the record made legal again), then scores each
  * candidate play in each world with every hand open: exactly (plugin/ismcts/solve.h, a
  * win/loss AND-OR search) when few cards remain, otherwise by one play-out in which every seat
- * plays a fixed greedy policy (by default the rule policy of plugin/rulebot/rule.h, so this
+ * plays a fixed greedy policy (by default the rule policy of plugin/common/rule.h, so this
  * bot shares nothing with our heuristic unless asked to). Scores are summed over the worlds
  * and the best sum is played: a vote. The known weakness of the family is kept on purpose
  * (strategy fusion: each world's answer assumes the hidden cards are known); this is the
@@ -24,7 +24,7 @@
 #include "../common/situ.h"
 #include "../common/worlds.h"
 #include "../ismcts/solve.h"
-#include "../rulebot/rule.h"
+#include "../common/rule.h"
 #include "cardbot/bot.h"
 
 enum { PM_ROLL_RULE = 0, PM_ROLL_FAST = 1, PM_ROLL_RANDOM = 2 };

@@ -21,7 +21,7 @@
 #include "../common/decision.h"
 #include "../common/params.h"
 #include "../common/rng.h"
-#include "rule.h"
+#include "../common/rule.h"
 #include "rulebot.h"
 
 

@@ -1,4 +1,4 @@
-/* cardbot rulebot — the rule policy (see rule.h). */
+/* cardbot plugins — the rule policy of the rule agents (see rule.h). */
 #include "rule.h"
 
 #include <stdlib.h>

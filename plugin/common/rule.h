@@ -1,4 +1,4 @@
-/* cardbot rulebot — the rule policy: play from a fewest-plays decomposition of the hand.
+/* cardbot plugins — the rule policy: play from a fewest-plays decomposition of the hand.
  *
  * The idea of the public rule agents of DDZ / PDK (decompose the hand into the fewest
  * combinations, lead the smallest group, follow with the smallest group that beats the table,
@@ -30,8 +30,8 @@
 
 #include <stdint.h>
 
-#include "../common/policy.h"
-#include "../common/situ.h"
+#include "policy.h"
+#include "situ.h"
 
 typedef struct rb_cand {
     cb_counts counts;  /* the play (a sort key: lowest kickers first) */

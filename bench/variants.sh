@@ -22,6 +22,8 @@
 #                 "untempered:belief_ess=0 off:inference=off partner2:partner_width=2";
 #                 pdk: "pool3000:belief_worlds=3000,belief_explained=100 off:inference=off":
 #                 the former PDK pool, grown where fewer than 100 worlds carry the weight)
+#   OPP=PLUGIN    ddz: the level-6 seats play this plugin at its defaults instead (rulebot, pimc:
+#                 ismcts as landlord against two of them, and as the two farmers against one)
 #   BUDGET_MS=N   the shim's budget_ms in the copies (default: the config's). The plugin cuts
 #                 a decision's pool and search by it, so a loaded machine changes the play: a
 #                 large value keeps iteration budgets deterministic.
@@ -41,6 +43,7 @@ case $GAME in
        TABLES=${TABLES:-"landlord farmers"}
        VARIANTS=${VARIANTS:-"untempered:belief_ess=0 off:inference=off partner2:partner_width=2"} ;;
   pdk) CONFIG=config/gauntlet-pdk.ini; LL=()
+       [ -z "${OPP:-}" ] || { echo "variants.sh: OPP is for GAME=ddz (pdk: TABLES)" >&2; exit 1; }
        TABLES=${TABLES:-"L6 pimc rulebot"}
        VARIANTS=${VARIANTS:-"pool3000:belief_worlds=3000,belief_explained=100 off:inference=off"} ;;
   *) echo "variants.sh: unknown GAME $GAME (ddz, pdk)" >&2; exit 1 ;;
@@ -61,6 +64,11 @@ config_of() {
   else
     cp "$CONFIG" "$f.base"
   fi
+  if [ -n "${OPP:-}" ]; then # the [strategy.heuristic] group becomes the plugin OPP
+    awk -v p="$OPP" '/^\[/ { g = ($0 == "[strategy.heuristic]") } g && /^(plugin|level) =/ { next }
+      { print } $0 == "[strategy.heuristic]" { print "plugin = " p }' "$f.base" > "$f.opp"
+    mv "$f.opp" "$f.base"
+  fi
   ismcts_keys "$f.base" "$keys" > "$f"
   echo "$f"
 }
@@ -80,7 +88,7 @@ figures() { # file
     END { sub(/.*with a choice/, "choice", t); printf "win %s  pts %s  %s", w, p, t }' "$1"
 }
 
-echo "variants-$GAME: ismcts variants paired with the baseline (${BASE:-the default keys}), tables: $TABLES"
+echo "variants-$GAME: ismcts variants paired with the baseline (${BASE:-the default keys}), tables: $TABLES${OPP:+, opponents $OPP}"
 echo "$GAMES games per table (duplicate: $((GAMES / 3)) deals x 3), seed $SEED, budget_ms ${BUDGET_MS:-of the config}"
 echo "machine: $(nproc) cores, $(uname -m); $(date -u '+%Y-%m-%d %H:%M UTC')"
 for t in $TABLES; do

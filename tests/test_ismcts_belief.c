@@ -196,8 +196,9 @@ typedef struct infer_count {
     int fitted; /* decisions whose explanation shows the fitted mu */
 } infer_count;
 
-/* d[0]: the default, d[1]: inference = fit given, d[2]: inference = off. The default is fit
- * (the same decisions as given, the fitted mu shown); off builds no pool. */
+/* d[0]: the default, d[1]: inference = mix and opponent_model = fitted given, d[2]: inference =
+ * off. The default is the mix (the same decisions as given, the rule model's share shown per
+ * seat, " r=", in percent); off builds no pool. */
 static void check_default_fit(const cb_decision *d, void *ctx)
 {
     infer_count *c = ctx;
@@ -205,10 +206,10 @@ static void check_default_fit(const cb_decision *d, void *ctx)
         return;
     /* the text past the time (which varies) */
     assert_string_equal(strstr(d[0].explain, " cand="), strstr(d[1].explain, " cand="));
-    const char *mu = strstr(d[0].explain, " mu=");
-    double m1, m2;
-    if (mu && sscanf(mu, " mu=%lf/%lf", &m1, &m2) == 2) {
-        assert_true(m1 >= 0 && m1 <= 0.99 && m2 >= 0 && m2 <= 0.99);
+    const char *r = strstr(d[0].explain, " r=");
+    double r1, r2;
+    if (r && sscanf(r, " r=%lf/%lf", &r1, &r2) == 2) {
+        assert_true(r1 >= 0 && r1 <= 100 && r2 >= 0 && r2 <= 100);
         c->fitted++;
     }
     if (strncmp(d[2].explain, "ismcts v=", 9) == 0)
@@ -233,9 +234,11 @@ static void check_fixed(const cb_decision *d, void *ctx)
 typedef struct mix_count {
     cbt_three_count three;
     int shown[2]; /* decisions of d[0] / d[1] whose explanation shows the rule model's share */
+    int mu;       /* decisions of d[2] (fit) showing the fitted mu */
 } mix_count;
 
-/* d[0]: inference = mix, d[1]: mix with opponent_model = fitted, d[2]: fit. */
+/* d[0]: inference = mix with opponent_model = level6, d[1]: mix with fitted, d[2]: fit (the
+ * fitted mu shown, no rule model). */
 static void check_mix(const cb_decision *d, void *ctx)
 {
     mix_count *c = ctx;
@@ -251,6 +254,12 @@ static void check_mix(const cb_decision *d, void *ctx)
         }
     }
     assert_null(strstr(d[2].explain, " r="));
+    const char *mu = strstr(d[2].explain, " mu=");
+    double m1, m2;
+    if (mu && sscanf(mu, " mu=%lf/%lf", &m1, &m2) == 2) {
+        assert_true(m1 >= 0 && m1 <= 0.99 && m2 >= 0 && m2 <= 0.99);
+        c->mu++;
+    }
 }
 
 static void test_inference(void **state)
@@ -259,14 +268,16 @@ static void test_inference(void **state)
     /* explanations short enough to hold the mu: a small pool, few iterations */
     cb_param pd[2] = {{"iterations", "20"}, {"belief_worlds", "100"}};
     cb_param pfit[3] = {{"iterations", "20"}, {"belief_worlds", "100"}, {"inference", "fit"}};
+    cb_param pgiven[4] = {{"iterations", "20"}, {"belief_worlds", "100"}, {"inference", "mix"},
+                          {"opponent_model", "fitted"}};
     cb_param poff[3] = {{"iterations", "20"}, {"belief_worlds", "100"}, {"inference", "off"}};
-    const cb_param *const p1[3] = {pd, pfit, poff};
-    const int n1[3] = {2, 3, 3};
+    const cb_param *const p1[3] = {pd, pgiven, poff};
+    const int n1[3] = {2, 4, 3};
     infer_count c;
     memset(&c, 0, sizeof c);
     cbt_decide_three(a, cbt_seed(107), 4, 4, p1, n1, check_default_fit, &c.three);
-    print_message("inference = fit by default: %d searched decisions, %d showing the fitted mu\n", c.three.searched,
-                  c.fitted);
+    print_message("inference = mix by default: %d searched decisions, %d showing the rule model's share\n",
+                  c.three.searched, c.fitted);
     assert_true(c.three.searched >= 10);
     assert_true(c.fitted >= c.three.searched / 2);
 
@@ -283,28 +294,33 @@ static void test_inference(void **state)
 
     /* inference = mix: the rule model's share per seat shown (" r=", in percent); the same with
      * opponent_model = fitted (the search draws each seat's model by it); fit shows none */
-    cb_param pmix[3] = {{"iterations", "20"}, {"belief_worlds", "100"}, {"inference", "mix"}};
+    cb_param pmix[4] = {{"iterations", "20"}, {"belief_worlds", "100"}, {"inference", "mix"},
+                        {"opponent_model", "level6"}};
     cb_param pmf[4] = {{"iterations", "20"}, {"belief_worlds", "100"}, {"inference", "mix"},
                        {"opponent_model", "fitted"}};
     const cb_param *const p3[3] = {pmix, pmf, pfit};
-    const int n3[3] = {3, 4, 3};
+    const int n3[3] = {4, 4, 3};
     mix_count mc;
     memset(&mc, 0, sizeof mc);
     cbt_decide_three(a, cbt_seed(109), 4, 4, p3, n3, check_mix, &mc.three);
-    print_message("inference = mix: %d searched decisions, %d / %d showing the rule model's share (mix / fitted "
-                  "opponents)\n", mc.three.searched, mc.shown[0], mc.shown[1]);
+    print_message("inference = mix: %d searched decisions, %d / %d showing the rule model's share (level-6 / "
+                  "fitted opponents), fit: %d showing mu\n", mc.three.searched, mc.shown[0], mc.shown[1], mc.mu);
     assert_true(mc.three.searched >= 10);
     assert_true(mc.shown[0] >= mc.three.searched / 2);
     assert_true(mc.shown[1] >= mc.three.searched / 2);
+    assert_true(mc.mu >= mc.three.searched / 2);
 
-    /* opponent_model = fitted needs the rule model's fit */
-    cb_param bad3[1] = {{"opponent_model", "fitted"}};
+    /* opponent_model = fitted reads the rule model's fit: given with another inference it is
+     * refused; by default it follows inference (fit, off: level 6 in the search) */
+    cb_param bad3[2] = {{"inference", "fit"}, {"opponent_model", "fitted"}};
     char err3[200] = "";
     is_params p3p;
-    assert_int_equal(is_params_parse(bad3, 1, &p3p, err3, sizeof err3), -1);
+    assert_int_equal(is_params_parse(bad3, 2, &p3p, err3, sizeof err3), -1);
     assert_non_null(strstr(err3, "opponent_model"));
     assert_int_equal(is_params_parse(pmf + 2, 2, &p3p, err3, sizeof err3), 0);
     assert_int_equal(p3p.opponent_model, IS_OPPM_FITTED);
+    assert_int_equal(is_params_parse(bad3, 1, &p3p, err3, sizeof err3), 0);
+    assert_int_equal(is_params_parse(poff + 2, 1, &p3p, err3, sizeof err3), 0);
 
     /* belief and belief_fit are fixed weights: with inference = fit or off they are refused */
     cb_param bad1[2] = {{"inference", "fit"}, {"belief", "0.1"}};
@@ -318,7 +334,8 @@ static void test_inference(void **state)
     assert_int_equal(is_params_parse(good, 2, &p, err, sizeof err), 0);
     assert_int_equal(p.inference, IS_INFER_FIXED);
     assert_int_equal(is_params_parse(good, 0, &p, err, sizeof err), 0);
-    assert_int_equal(p.inference, IS_INFER_FIT);
+    assert_int_equal(p.inference, IS_INFER_MIX);
+    assert_int_equal(p.opponent_model, IS_OPPM_FITTED);
     assert_int_equal(is_params_parse(poff + 2, 1, &p, err, sizeof err), 0);
     assert_true(p.belief == 1); /* off: the pool is not replayed */
 }

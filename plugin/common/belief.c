@@ -357,36 +357,30 @@ static double seat_lr(const cb_belief_seat *r, int model, double a, double c)
     return (r->dec - miss) * a + miss * c;
 }
 
-/* The fit's log ratio terms per other seat and model: a[o][m], c[o][m] (see seat_lr). */
-typedef struct fit_terms {
-    double a[2][2], c[2][2];
-    int models;
-} fit_terms;
-
-static void terms_of(const cb_belief *b, fit_terms *f)
+/* The fit's log ratio terms per other seat and model (b->fa, b->fc) from b->mu, b->mu_rule, b->k */
+static void set_terms(cb_belief *b)
 {
-    f->models = b->rule_model ? 2 : 1;
     for (int o = 0; o < 2; o++) {
-        const double mu[2] = {b->mu[o], b->mu_rule[o]};
-        for (int md = 0; md < f->models; md++) {
-            f->a[o][md] = log1p(mu[md] * (b->k[o] - 1));
-            f->c[o][md] = log1p(-mu[md]);
+        const double mu[2] = {b->mu[o], b->rule_model ? b->mu_rule[o] : 0};
+        for (int md = 0; md < 2; md++) {
+            b->fa[o][md] = log1p(mu[md] * (b->k[o] - 1));
+            b->fc[o][md] = log1p(-mu[md]);
         }
     }
 }
 
-/* ln of world i's weight: per seat the mean of the models' ratios (one model: its ratio) */
-static double world_lr(const cb_belief *b, int i, const fit_terms *f)
+/* ln of world i's weight: per seat its ratio, or with the rule model the mean of the two */
+static double world_lr(const cb_belief *b, int i)
 {
     double x = 0;
     for (int o = 0; o < 2; o++) {
         const cb_belief_seat *r = &b->seat[i][o];
-        double l0 = seat_lr(r, 0, f->a[o][0], f->c[o][0]);
-        if (f->models == 1) {
+        double l0 = seat_lr(r, 0, b->fa[o][0], b->fc[o][0]);
+        if (!b->rule_model) {
             x += l0;
             continue;
         }
-        double l1 = seat_lr(r, 1, f->a[o][1], f->c[o][1]);
+        double l1 = seat_lr(r, 1, b->fa[o][1], b->fc[o][1]);
         double hi = l0 > l1 ? l0 : l1;
         x += hi + log((exp(l0 - hi) + exp(l1 - hi)) / 2);
     }
@@ -448,38 +442,35 @@ void cb_belief_weigh_fit(cb_belief *b)
         b->mu[o] = fit_mu_model(&b->seat[0][o], 0, 2, b->n, b->k[o]);
         b->mu_rule[o] = b->rule_model ? fit_mu_model(&b->seat[0][o], 1, 2, b->n, b->k[o]) : 0;
     }
-    fit_terms f;
-    terms_of(b, &f);
-    memcpy(b->fa, f.a, sizeof b->fa);
-    memcpy(b->fc, f.c, sizeof b->fc);
+    set_terms(b);
     /* the rule model's posterior share per seat: its ratios' sum over both models' */
     for (int o = 0; o < 2; o++) {
         b->p_rule[o] = 0;
-        if (f.models < 2)
+        if (!b->rule_model)
             continue;
         double top = -INFINITY, s0 = 0, s1 = 0;
         for (int i = 0; i < b->n; i++)
             for (int md = 0; md < 2; md++) {
-                double x = seat_lr(&b->seat[i][o], md, f.a[o][md], f.c[o][md]);
+                double x = seat_lr(&b->seat[i][o], md, b->fa[o][md], b->fc[o][md]);
                 if (x > top)
                     top = x;
             }
         for (int i = 0; i < b->n; i++) {
-            s0 += exp(seat_lr(&b->seat[i][o], 0, f.a[o][0], f.c[o][0]) - top);
-            s1 += exp(seat_lr(&b->seat[i][o], 1, f.a[o][1], f.c[o][1]) - top);
+            s0 += exp(seat_lr(&b->seat[i][o], 0, b->fa[o][0], b->fc[o][0]) - top);
+            s1 += exp(seat_lr(&b->seat[i][o], 1, b->fa[o][1], b->fc[o][1]) - top);
         }
         b->p_rule[o] = s1 / (s0 + s1);
     }
     /* weights relative to the best world's (1 there: no overflow) */
     double top = -INFINITY;
     for (int i = 0; i < b->n; i++) {
-        double x = world_lr(b, i, &f);
+        double x = world_lr(b, i);
         if (x > top)
             top = x;
     }
     double tot = 0, sq = 0;
     for (int i = 0; i < b->n; i++) {
-        double wt = exp(world_lr(b, i, &f) - top);
+        double wt = exp(world_lr(b, i) - top);
         tot += wt;
         sq += wt * wt;
         b->cum[i] = tot;
@@ -506,14 +497,12 @@ void cb_belief_temper(cb_belief *b, double target)
     b->beta = 1;
     if (b->n < 2 || !(target > 1) || b->ess >= target || b->ess >= b->n)
         return;
-    fit_terms f;
-    terms_of(b, &f);
     double *x = malloc((size_t)b->n * sizeof *x);
     if (!x)
         return; /* untempered: the fitted weights stand */
     double top = -INFINITY;
     for (int i = 0; i < b->n; i++) {
-        x[i] = world_lr(b, i, &f);
+        x[i] = world_lr(b, i);
         if (x[i] > top)
             top = x[i];
     }

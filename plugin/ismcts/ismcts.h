@@ -93,7 +93,7 @@ typedef struct is_params {
     int tree_width;        /* in-tree candidates at my nodes */
     int partner_width;     /* ... at my partner's nodes (DDZ farmers, PDK against a 包庄) */
     int opponent_width;    /* ... at the other side's nodes */
-    int opponent_model;    /* IS_OPPM_*: level 6, or the model the fit draws per world */
+    int opponent_model;    /* IS_OPPM_*: the likelier model per world (with inference = mix), or level 6 */
     int inference;         /* IS_INFER_*: fitted per seat (to level 6, or mixed with the rule
                               agent), fixed (belief, belief_fit) or off */
     double belief;         /* weight of a world per past choice the opponent model would not

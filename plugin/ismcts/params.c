@@ -57,8 +57,8 @@ const cb_pdef is_param_table[] = {
          "solve exactly from this many cards in all hands (0: never)"),
     CROW("opponents", opponents, is_opponents, IS_OPP_PARANOID, "a model", "paranoid",
          "PDK without 包庄: the other two seats as one side, or each for itself"),
-    CROW("inference", inference, is_inferences, IS_INFER_FIT, "a model", "fit",
-         "worlds weighed by past choices: fitted per seat to how well level 6 explains it, mix (level 6 and the rule agent, each seat's mixture fitted), fixed weights, or off"),
+    CROW("inference", inference, is_inferences, IS_INFER_MIX, "a model", "mix",
+         "worlds weighed by past choices: mix, each seat fitted to level 6 and to the rule agent, the two mixed; fit, to level 6 alone; fixed weights; or off"),
     RROW("belief", belief, 0.001, 1, 0.1, "a weight", "0.1",
          "inference = fixed (implied when given): weight of a world per past choice the model would not have made (1: off)"),
     RROW("belief_fit", belief_fit, 0.001, 1, 0.01, "a weight", "0.01",
@@ -87,8 +87,8 @@ const cb_pdef is_param_table[] = {
          "halving's early stop: the search ends when the leader's paired lead over every other play of the round exceeds this many standard errors (0: never)"),
     IROW("stop_min", CB_PT_INT, stop_min, 2, IS_MAX_STOP_MIN, 16, "a count", "16",
          "worlds of a halving round between two tests of the early stop (the first after that many)"),
-    CROW("opponent_model", opponent_model, is_oppms, IS_OPPM_LEVEL6, "a model", "level6",
-         "the other seats in the search: level 6, or in each world the model the fit favours there (level 6 or the rule agent; needs inference = mix)"),
+    CROW("opponent_model", opponent_model, is_oppms, IS_OPPM_FITTED, "a model", "fitted",
+         "the other seats in the search: fitted, in each world the model the record makes likelier there (level 6 or the rule agent; with inference = mix, else level 6), or level6 always"),
     CROW("bid_by", bid_by, is_bid_bys, IS_BID_POINTS, "a rule", "points",
          "DDZ bids: the best expected points over the sampled deals (passing priced too), or bid1..bid3 on the win rate"),
 };
@@ -125,9 +125,11 @@ int is_params_parse(const cb_param *params, int nparams, is_params *p, char *err
                               "belief and belief_fit are fixed weights: give them with inference = fixed");
     if (p->inference == IS_INFER_OFF)
         p->belief = 1; /* the pool is not replayed at all (play.c) */
-    if (p->opponent_model == IS_OPPM_FITTED && p->inference != IS_INFER_MIX)
+    /* fitted reads the rule model's fit: by default it follows inference (level 6 without the
+     * mix); given with another inference, it is a contradiction */
+    if ((given >> row("opponent_model") & 1) && p->opponent_model == IS_OPPM_FITTED && p->inference != IS_INFER_MIX)
         return cb_params_fail(err, errlen, "ismcts", "opponent_model",
-                              "fitted draws each seat's model from the rule model's fit: give it with inference = mix");
+                              "fitted reads the rule model's fit: give it with inference = mix");
     if (p->bid[1] < p->bid[0])
         return cb_params_fail(err, errlen, "ismcts", "bid2", "below bid1 (the thresholds must not decrease)");
     if (p->bid[2] < p->bid[1])

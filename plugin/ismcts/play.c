@@ -124,7 +124,7 @@ static int setup_search(const is_inst *m, const cb_view *v, int nroot, int threa
     S->k_own = m->p.tree_width;
     S->k_partner = m->p.partner_width;
     S->k_opp = m->p.opponent_width;
-    S->fitted_opponents = m->p.opponent_model == IS_OPPM_FITTED;
+    S->fitted_opponents = m->p.opponent_model == IS_OPPM_FITTED && m->p.inference == IS_INFER_MIX;
     S->tree_exact = m->p.tree_exact;
     S->rollout_exact = m->p.rollout_exact;
     int endgame = m->p.endgame >= 0 ? m->p.endgame : (ddz ? IS_ENDGAME_DDZ : IS_ENDGAME_PDK);

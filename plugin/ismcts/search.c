@@ -367,10 +367,10 @@ static int next_world(is_thread *t, uint64_t it, cb_cards hands[3])
     memset(t->rule_seat, 0, sizeof t->rule_seat);
     if (S->belief && S->belief->n > 0) {
         int i = cb_belief_draw(S->belief, &t->rng, hands);
-        /* each other seat's model in this world (search.h, fitted_opponents) */
+        /* each other seat's likelier model in this world (search.h, fitted_opponents) */
         if (S->fitted_opponents && S->belief->rule_model)
             for (int o = 0; o < 2; o++)
-                t->rule_seat[(S->me + 1 + o) % 3] = cb_rng_unit(&t->rng) < cb_belief_rule_chance(S->belief, &S->belief->seat[i][o], o);
+                t->rule_seat[(S->me + 1 + o) % 3] = cb_belief_rule_chance(S->belief, &S->belief->seat[i][o], o) > 0.5;
         return 0;
     }
     bool fresh = t->fails == 0 || (t->npool < POOL && t->fails < FAIL_LIMIT);

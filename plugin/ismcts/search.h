@@ -108,9 +108,11 @@ typedef struct is_setup {
     int stop_min;
     /* The other seats' policy in the tree and the play-outs: false, level 6 (the heuristic's
      * candidates, the play-out policy); true (with a belief pool fitted with the rule model),
-     * each iteration draws for each other seat the model that plays it in that world by
-     * cb_belief_rule_chance: the rule agent (its one choice, plus the pass at its nodes) or
-     * level 6 as before. */
+     * in each world drawn each other seat plays the model that world makes the likelier for
+     * it (cb_belief_rule_chance above 1/2): the rule agent (its one choice, plus the pass at
+     * its nodes) or level 6 as before. The likelier model rather than one drawn by that
+     * chance: drawing gave the rule agent to level-6 and level-4 seats too often (DESIGN-NOTES,
+     * opponent_model). */
     bool fitted_opponents;
 } is_setup;
 

@@ -10,7 +10,9 @@
 # fit and fixed but not off). Asserts nothing: the figures, seed and size are the result.
 #
 # Variants (ismcts keys added to a copy of the config):
-#   fit     the default: inference = fit (per-seat fitted opponent model, plugin/common/belief.h)
+#   fit     the default: inference = mix (each seat fitted to level 6 and to the rule agent,
+#           plugin/common/belief.h) with opponent_model = fitted (the search plays each seat by
+#           the likelier model in each world); KEYS_FIT="inference = fit" for level 6 alone
 #   off     belief = 1: no inference, uniform worlds
 #   fixed   inference = fixed: the former default (belief 0.1, belief_fit 0.01)
 # Pairs printed: fit - off and fit - fixed (a variant left out of VARIANTS drops its pair).
@@ -26,7 +28,7 @@
 #   OPPONENTS="a b"    which [table.X] (default: every table of the config)
 #   VARIANTS="a b"     which variants (default "fit off fixed")
 #   CONCURRENCY=K      games at once (default 2)
-#   KEYS_OFF, KEYS_FIXED  the keys of those variants instead (e.g. KEYS_FIXED= with CARDBOT=
+#   KEYS_FIT, KEYS_OFF, KEYS_FIXED  the keys of those variants instead (e.g. KEYS_FIXED= with CARDBOT=
 #                      an older build, whose default was the fixed weights)
 #   OUT=DIR            keep the per-game results (DIR/OPP-VARIANT.jsonl, cardbot match
 #                      --results) and match output there; with REUSE=1 a file already there is
@@ -51,7 +53,7 @@ OPPONENTS=${OPPONENTS:-$(sed -n 's/^\[table\.\(.*\)\]$/\1/p' "$CONFIG" | tr '\n'
 
 keys_of() {
   case $1 in
-    fit) echo "" ;; # the default: the table's ismcts group as it is (plus ITER)
+    fit) echo "${KEYS_FIT-}" ;; # the default: the table's ismcts group as it is (plus ITER)
     off) echo "${KEYS_OFF-belief = 1}" ;;
     fixed) echo "${KEYS_FIXED-inference = fixed}" ;;
     *) echo "inference.sh: unknown variant $1 (fit, off, fixed)" >&2; return 1 ;;

@@ -573,6 +573,64 @@ static double true_rank(const cb_belief *b, double truth)
     return above / b->n;
 }
 
+/* The fitted views both fit tests read: deals of T's pdk16 table (seat 0 level 6); one view per
+ * deal (views of one deal share most of the record), at seat 0's first decision with 12 plays
+ * or more on record and at least 8 choices of the other seats, where B (set up by the caller:
+ * fit, rule_model) gets a pool of 300 worlds and fn is called with the true hands' record.
+ * Stops at want views (asserted). */
+typedef void (*view_fn)(void *ctx, const table *T, cb_belief *B, const cb_belief_seat truth[2], int n);
+
+static void fitted_views(table *T, cb_belief *B, uint64_t seed, int want, view_fn fn, void *ctx)
+{
+    cb_worlds W;
+    memset(&W, 0, sizeof W);
+    int views = 0;
+    for (int d = 0; d < 200 && views < want; d++) {
+        table_deal(T, MODE_PDK);
+        bool done = false;
+        while (T->g.winner < 0) {
+            if (!done && T->g.turn == 0 && T->g.nhist >= 12) {
+                cb_view v;
+                cb_deal_view(&T->g, T->bids, 1, &v);
+                cb_belief_seat truth[2];
+                assert_true(cb_belief_record(B, &v, T->g.hands, truth) >= 0);
+                if (truth[0].dec + truth[1].dec >= 8) {
+                    char err[160] = "";
+                    if (cb_worlds_from_view(&W, &v, err, sizeof err) != 0)
+                        fail_msg("cb_worlds_from_view refused a real record: %s", err);
+                    int n = cb_belief_build(B, &v, &W, 300, 0.1, seed + (uint64_t)d);
+                    assert_true(n > 250);
+                    views++;
+                    fn(ctx, T, B, truth, n);
+                    done = true;
+                }
+            }
+            table_step(T);
+        }
+    }
+    cb_worlds_free(&W);
+    assert_int_equal(views, want);
+}
+
+static void fit_view(void *ctx, const table *T, cb_belief *B, const cb_belief_seat truth[2], int n)
+{
+    (void)T;
+    fitsum *f = ctx;
+    f->views++;
+    f->mu[0] += B->mu[0];
+    f->mu[1] += B->mu[1];
+    f->ess += B->ess / n;
+    f->rank_fit += true_rank(B, lr_of(B, truth));
+    /* belief = 1: every world weighs 1, the truth too */
+    double mu[2] = {B->mu[0], B->mu[1]};
+    B->mu[0] = B->mu[1] = 0;
+    f->rank_off += true_rank(B, lr_of(B, truth));
+    B->mu[0] = mu[0];
+    B->mu[1] = mu[1];
+    cb_belief_weigh(B, 0.1);
+    f->ess_fixed += B->ess / n;
+}
+
 /* Deals of pdk16 where seats 1 and 2 play level 6 or random plays (seat 0: level 6); at
  * seat 0's decisions with at least 8 choices of the other seats on record, a fitted pool of
  * 300 worlds. */
@@ -586,46 +644,9 @@ static void fit_run(bool rnd1, bool rnd2, uint64_t seed, int want_views, fitsum 
     cb_belief B;
     assert_int_equal(cb_belief_init(&B), 0);
     B.fit = true;
-    cb_worlds W;
-    memset(&W, 0, sizeof W);
-    for (int d = 0; d < 200 && f->views < want_views; d++) {
-        table_deal(&T, MODE_PDK);
-        bool done = false; /* one view per deal: views of one deal share most of the record */
-        while (T.g.winner < 0) {
-            if (!done && T.g.turn == 0 && T.g.nhist >= 12) {
-                cb_view v;
-                cb_deal_view(&T.g, T.bids, 1, &v);
-                cb_belief_seat truth[2];
-                assert_true(cb_belief_record(&B, &v, T.g.hands, truth) >= 0);
-                if (truth[0].dec + truth[1].dec >= 8) {
-                    char err[160] = "";
-                    if (cb_worlds_from_view(&W, &v, err, sizeof err) != 0)
-                        fail_msg("cb_worlds_from_view refused a real record: %s", err);
-                    int n = cb_belief_build(&B, &v, &W, 300, 0.1, seed + (uint64_t)d);
-                    assert_true(n > 250);
-                    f->views++;
-                    f->mu[0] += B.mu[0];
-                    f->mu[1] += B.mu[1];
-                    f->ess += B.ess / n;
-                    f->rank_fit += true_rank(&B, lr_of(&B, truth));
-                    /* belief = 1: every world weighs 1, the truth too */
-                    double mu[2] = {B.mu[0], B.mu[1]};
-                    B.mu[0] = B.mu[1] = 0;
-                    f->rank_off += true_rank(&B, lr_of(&B, truth));
-                    B.mu[0] = mu[0];
-                    B.mu[1] = mu[1];
-                    cb_belief_weigh(&B, 0.1);
-                    f->ess_fixed += B.ess / n;
-                    done = true;
-                }
-            }
-            table_step(&T);
-        }
-    }
-    cb_worlds_free(&W);
+    fitted_views(&T, &B, seed, want_views, fit_view, f);
     cb_belief_free(&B);
     table_close(&T);
-    assert_int_equal(f->views, want_views);
     print_message("  seat 1 %s, seat 2 %s, seed %llu, %d views: mu %.2f / %.2f, ess/n %.2f (fixed 0.1: %.2f), "
                   "true hands' rank %.2f (belief = 1: %.2f)\n",
                   rnd1 ? "random" : "level 6", rnd2 ? "random" : "level 6", (unsigned long long)seed, f->views,
@@ -677,6 +698,39 @@ static void test_fit_truth_rank(void **state)
  * 0.75 against 0.3: the evidence is the pool's uniform worlds, few of which explain a long
  * record under either model.) pdk16, seat 0 level 6, views
  * at seat 0's decisions with at least 8 choices of the other seats on record, 300 worlds. */
+typedef struct mixsum {
+    int views;
+    double p_rule[2];
+    long rule_miss, dec;     /* the rule seats' true records: choices the rule model misses */
+    int told, wrong_model;   /* seats whose true record tells the models apart (the other
+                                model misses a choice), and of those where the likelier model
+                                there is not the seat's */
+} mixsum;
+
+static void mix_view(void *ctx, const table *T, cb_belief *B, const cb_belief_seat truth[2], int n)
+{
+    (void)n;
+    mixsum *m = ctx;
+    m->views++;
+    m->p_rule[0] += B->p_rule[0];
+    m->p_rule[1] += B->p_rule[1];
+    /* in the true world each seat's own model is the likelier: the rule seat explained in full
+     * by it, the level-6 seat by level 6 */
+    for (int o = 0; o < 2; o++) {
+        bool rule = T->rule[o + 1];
+        if (rule) {
+            m->rule_miss += truth[o].miss_rule;
+            m->dec += truth[o].dec;
+        }
+        if ((rule ? truth[o].miss : truth[o].miss_rule) == 0)
+            continue; /* the other model explains the record too */
+        m->told++;
+        double c = cb_belief_rule_chance(B, &truth[o], o);
+        if (rule ? c < 0.5 : c > 0.5)
+            m->wrong_model++;
+    }
+}
+
 static void mix_run(bool rule1, bool rule2, uint64_t seed, int want_views, double p_rule[2], double *truth_rule_miss)
 {
     table T;
@@ -687,58 +741,15 @@ static void mix_run(bool rule1, bool rule2, uint64_t seed, int want_views, doubl
     assert_int_equal(cb_belief_init(&B), 0);
     B.fit = true;
     B.rule_model = true;
-    cb_worlds W;
-    memset(&W, 0, sizeof W);
-    int views = 0;
-    long rule_miss = 0, dec = 0;
-    int told = 0, wrong_model = 0; /* views x seats whose true record tells the models apart (the
-                                      other model misses a choice), and of those where the
-                                      likelier model there is not the seat's */
-    p_rule[0] = p_rule[1] = 0;
-    for (int d = 0; d < 200 && views < want_views; d++) {
-        table_deal(&T, MODE_PDK);
-        bool done = false;
-        while (T.g.winner < 0) {
-            if (!done && T.g.turn == 0 && T.g.nhist >= 12) {
-                cb_view v;
-                cb_deal_view(&T.g, T.bids, 1, &v);
-                cb_belief_seat truth[2];
-                assert_true(cb_belief_record(&B, &v, T.g.hands, truth) >= 0);
-                for (int o = 0; o < 2; o++)
-                    if (T.rule[o + 1]) {
-                        rule_miss += truth[o].miss_rule;
-                        dec += truth[o].dec;
-                    }
-                if (truth[0].dec + truth[1].dec >= 8) {
-                    char err[160] = "";
-                    if (cb_worlds_from_view(&W, &v, err, sizeof err) != 0)
-                        fail_msg("cb_worlds_from_view refused a real record: %s", err);
-                    int n = cb_belief_build(&B, &v, &W, 300, 0.1, seed + (uint64_t)d);
-                    assert_true(n > 250);
-                    views++;
-                    p_rule[0] += B.p_rule[0];
-                    p_rule[1] += B.p_rule[1];
-                    /* in the true world each seat's own model is the likelier: the rule seat
-                     * explained in full by it, the level-6 seat by level 6 */
-                    for (int o = 0; o < 2; o++) {
-                        bool rule = T.rule[o + 1];
-                        if ((rule ? truth[o].miss : truth[o].miss_rule) == 0)
-                            continue; /* the other model explains the record too */
-                        told++;
-                        double c = cb_belief_rule_chance(&B, &truth[o], o);
-                        if (rule ? c < 0.5 : c > 0.5)
-                            wrong_model++;
-                    }
-                    done = true;
-                }
-            }
-            table_step(&T);
-        }
-    }
-    cb_worlds_free(&W);
+    mixsum m;
+    memset(&m, 0, sizeof m);
+    fitted_views(&T, &B, seed, want_views, mix_view, &m);
     cb_belief_free(&B);
     table_close(&T);
-    assert_int_equal(views, want_views);
+    int views = m.views, told = m.told, wrong_model = m.wrong_model;
+    long rule_miss = m.rule_miss, dec = m.dec;
+    p_rule[0] = m.p_rule[0];
+    p_rule[1] = m.p_rule[1];
     p_rule[0] /= views;
     p_rule[1] /= views;
     *truth_rule_miss = dec ? (double)rule_miss / (double)dec : 0;

@@ -180,7 +180,8 @@ int cb_belief_draw(const cb_belief *b, cb_rng *rng, cb_cards hands[3]);
  * deciding one, 1: the one before) plays the rule agent rather than level 6, given a world
  * whose record of that seat is r (the pool's world i: &b->seat[i][o]) — its two likelihood
  * ratios there under b's fit, normalised (equal prior). 0 without the rule model. The search
- * draws each seat's model by it (ismcts key opponent_model). */
+ * plays each seat by the rule agent in the worlds where this exceeds 1/2 (ismcts key
+ * opponent_model). */
 double cb_belief_rule_chance(const cb_belief *b, const cb_belief_seat *r, int o);
 
 /* Free the pool's worlds and the replay's scratch (the arrays a build sized), keeping the

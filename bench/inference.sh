@@ -10,9 +10,10 @@
 # fit and fixed but not off). Asserts nothing: the figures, seed and size are the result.
 #
 # Variants (ismcts keys added to a copy of the config):
-#   fit     the default: inference = mix (each seat fitted to level 6 and to the rule agent,
-#           plugin/common/belief.h) with opponent_model = fitted (the search plays each seat by
-#           the likelier model in each world); KEYS_FIT="inference = fit" for level 6 alone
+#   fit     the default: PDK inference = mix (each seat fitted to level 6 and to the rule
+#           agent, plugin/common/belief.h) with opponent_model = fitted (the search plays each
+#           seat by the likelier model in each world), DDZ inference = fit (level 6 alone);
+#           KEYS_FIT="inference = fit" or "inference = mix" picks one
 #   off     belief = 1: no inference, uniform worlds
 #   fixed   inference = fixed: the former default (belief 0.1, belief_fit 0.01)
 # Pairs printed: fit - off and fit - fixed (a variant left out of VARIANTS drops its pair).

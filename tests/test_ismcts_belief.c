@@ -197,7 +197,7 @@ typedef struct infer_count {
 } infer_count;
 
 /* d[0]: the default, d[1]: inference = mix and opponent_model = fitted given, d[2]: inference =
- * off. The default is the mix (the same decisions as given, the rule model's share shown per
+ * off (PDK views). PDK's default is the mix (the same decisions as given, the rule model's share shown per
  * seat, " r=", in percent); off builds no pool. */
 static void check_default_fit(const cb_decision *d, void *ctx)
 {
@@ -334,7 +334,9 @@ static void test_inference(void **state)
     assert_int_equal(is_params_parse(good, 2, &p, err, sizeof err), 0);
     assert_int_equal(p.inference, IS_INFER_FIXED);
     assert_int_equal(is_params_parse(good, 0, &p, err, sizeof err), 0);
-    assert_int_equal(p.inference, IS_INFER_MIX);
+    assert_int_equal(p.inference, IS_INFER_BY_GAME); /* PDK mix, DDZ fit */
+    assert_int_equal(is_inference_of(p.inference, false), IS_INFER_MIX);
+    assert_int_equal(is_inference_of(p.inference, true), IS_INFER_FIT);
     assert_int_equal(p.opponent_model, IS_OPPM_FITTED);
     assert_int_equal(is_params_parse(poff + 2, 1, &p, err, sizeof err), 0);
     assert_true(p.belief == 1); /* off: the pool is not replayed */

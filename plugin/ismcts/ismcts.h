@@ -68,7 +68,12 @@
 /* the opponents key: PDK without 包庄, the other two seats as one side or each for itself */
 enum { IS_OPP_PARANOID = 0, IS_OPP_MAXN = 1 };
 /* the inference key: how the other seats' past choices weigh the worlds (plugin/common/belief.h) */
-enum { IS_INFER_FIT = 0, IS_INFER_FIXED = 1, IS_INFER_OFF = 2, IS_INFER_MIX = 3 };
+enum { IS_INFER_BY_GAME = -1, IS_INFER_FIT = 0, IS_INFER_FIXED = 1, IS_INFER_OFF = 2, IS_INFER_MIX = 3 };
+/* inference not given: PDK mix, DDZ fit (DESIGN-NOTES, "Two opponent models") */
+static inline int is_inference_of(int inference, bool ddz)
+{
+    return inference != IS_INFER_BY_GAME ? inference : ddz ? IS_INFER_FIT : IS_INFER_MIX;
+}
 /* the opponent_model key: the other seats in the search (search.h, fitted_opponents) */
 enum { IS_OPPM_LEVEL6 = 0, IS_OPPM_FITTED = 1 };
 /* the ddz_reward key: a DDZ search maximises the share of deals won, or the points they settle
@@ -95,7 +100,8 @@ typedef struct is_params {
     int opponent_width;    /* ... at the other side's nodes */
     int opponent_model;    /* IS_OPPM_*: the likelier model per world (with inference = mix), or level 6 */
     int inference;         /* IS_INFER_*: fitted per seat (to level 6, or mixed with the rule
-                              agent), fixed (belief, belief_fit) or off */
+                              agent), fixed (belief, belief_fit) or off; BY_GAME: not given
+                              (is_inference_of) */
     double belief;         /* weight of a world per past choice the opponent model would not
                               have made (1: no inference; see plugin/common/belief.h); with
                               inference = fit only the walks' (belief_chains) */

@@ -57,7 +57,7 @@ const cb_pdef is_param_table[] = {
          "solve exactly from this many cards in all hands (0: never)"),
     CROW("opponents", opponents, is_opponents, IS_OPP_PARANOID, "a model", "paranoid",
          "PDK without 包庄: the other two seats as one side, or each for itself"),
-    CROW("inference", inference, is_inferences, IS_INFER_MIX, "a model", "mix",
+    CROW("inference", inference, is_inferences, IS_INFER_BY_GAME, "a model", "PDK mix, DDZ fit",
          "worlds weighed by past choices: mix, each seat fitted to level 6 and to the rule agent, the two mixed; fit, to level 6 alone; fixed weights; or off"),
     RROW("belief", belief, 0.001, 1, 0.1, "a weight", "0.1",
          "inference = fixed (implied when given): weight of a world per past choice the model would not have made (1: off)"),
@@ -127,7 +127,8 @@ int is_params_parse(const cb_param *params, int nparams, is_params *p, char *err
         p->belief = 1; /* the pool is not replayed at all (play.c) */
     /* fitted reads the rule model's fit: by default it follows inference (level 6 without the
      * mix); given with another inference, it is a contradiction */
-    if ((given >> row("opponent_model") & 1) && p->opponent_model == IS_OPPM_FITTED && p->inference != IS_INFER_MIX)
+    if ((given >> row("opponent_model") & 1) && p->opponent_model == IS_OPPM_FITTED && have_inf &&
+        p->inference != IS_INFER_MIX)
         return cb_params_fail(err, errlen, "ismcts", "opponent_model",
                               "fitted reads the rule model's fit: give it with inference = mix");
     if (p->bid[1] < p->bid[0])

@@ -124,7 +124,8 @@ static int setup_search(const is_inst *m, const cb_view *v, int nroot, int threa
     S->k_own = m->p.tree_width;
     S->k_partner = m->p.partner_width;
     S->k_opp = m->p.opponent_width;
-    S->fitted_opponents = m->p.opponent_model == IS_OPPM_FITTED && m->p.inference == IS_INFER_MIX;
+    S->fitted_opponents = m->p.opponent_model == IS_OPPM_FITTED &&
+                          is_inference_of(m->p.inference, ddz) == IS_INFER_MIX;
     S->tree_exact = m->p.tree_exact;
     S->rollout_exact = m->p.rollout_exact;
     int endgame = m->p.endgame >= 0 ? m->p.endgame : (ddz ? IS_ENDGAME_DDZ : IS_ENDGAME_PDK);
@@ -144,8 +145,9 @@ static int build_pool(is_inst *m, const cb_view *v, is_setup *S, int threads, co
 {
     bool ddz = v->rules->game == CB_GAME_DDZ;
     m->belief.chains = m->p.belief_chains;
-    m->belief.fit = m->p.inference == IS_INFER_FIT || m->p.inference == IS_INFER_MIX;
-    m->belief.rule_model = m->p.inference == IS_INFER_MIX;
+    int inference = is_inference_of(m->p.inference, ddz);
+    m->belief.fit = inference == IS_INFER_FIT || inference == IS_INFER_MIX;
+    m->belief.rule_model = inference == IS_INFER_MIX;
     /* the pool may take a quarter of the host's budget or of time_ms; the search then gets its
      * share (the growth below stops at the same deadline) */
     m->belief.deadline_ns = L->pool_deadline;
@@ -170,7 +172,7 @@ static int build_pool(is_inst *m, const cb_view *v, is_setup *S, int threads, co
         S->belief = &m->belief;
         /* the model fits: some world explains every past choice, so trust it more */
         double fit = m->p.belief_fit;
-        if (m->p.inference == IS_INFER_FIXED && m->belief.chains == 0 && m->belief.min_mismatch == 0 &&
+        if (inference == IS_INFER_FIXED && m->belief.chains == 0 && m->belief.min_mismatch == 0 &&
             m->belief.decisions > 0 && fit < m->p.belief)
             cb_belief_weigh(&m->belief, fit);
     }

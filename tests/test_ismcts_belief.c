@@ -196,6 +196,18 @@ typedef struct infer_count {
     int fitted; /* decisions whose explanation shows the fitted mu */
 } infer_count;
 
+/* The texts of two explanations past the time (which varies) agree: up to the shorter one's end,
+ * as a text that reaches the field's size is cut where the time's digits leave it. */
+static void assert_same_past_time(const char *a, const char *b)
+{
+    const char *x = strstr(a, " cand="), *y = strstr(b, " cand=");
+    assert_non_null(x);
+    assert_non_null(y);
+    size_t n = strlen(x) < strlen(y) ? strlen(x) : strlen(y);
+    if (strncmp(x, y, n) != 0)
+        fail_msg("explanations differ: '%s' / '%s'", a, b);
+}
+
 /* d[0]: the default, d[1]: inference = mix and opponent_model = fitted given, d[2]: inference =
  * off (PDK views). PDK's default is the mix (the same decisions as given, the rule model's share shown per
  * seat, " r=", in percent); off builds no pool. */
@@ -204,8 +216,7 @@ static void check_default_fit(const cb_decision *d, void *ctx)
     infer_count *c = ctx;
     if (!cbt_searched_as_given(d, &c->three))
         return;
-    /* the text past the time (which varies) */
-    assert_string_equal(strstr(d[0].explain, " cand="), strstr(d[1].explain, " cand="));
+    assert_same_past_time(d[0].explain, d[1].explain);
     const char *r = strstr(d[0].explain, " r=");
     double r1, r2;
     if (r && sscanf(r, " r=%lf/%lf", &r1, &r2) == 2) {
@@ -223,7 +234,7 @@ static void check_fixed(const cb_decision *d, void *ctx)
     infer_count *c = ctx;
     if (!cbt_searched_as_given(d, &c->three))
         return;
-    assert_string_equal(strstr(d[0].explain, " cand="), strstr(d[1].explain, " cand="));
+    assert_same_past_time(d[0].explain, d[1].explain);
     assert_null(strstr(d[0].explain, " mu="));
     if (strstr(d[0].explain, " ess="))
         c->fitted++;

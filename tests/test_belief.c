@@ -541,6 +541,74 @@ static void test_extend(void **state)
     poolfix_close(&f);
 }
 
+/* Late in a deal few hands remain unknown and a pool's draws repeat: a repeated world takes
+ * the earlier draw's record instead of a replay. Every slot's record must still be the one a
+ * replay of its own world gives (both models: the rule model's count is copied too), over two
+ * shares filled as two threads would, and repeats must have happened. */
+static void test_repeat(void **state)
+{
+    (void)state;
+    uint64_t seed = cbt_seed(78);
+    poolfix f;
+    poolfix_open(&f, seed);
+    cb_belief S, R;
+    assert_int_equal(cb_belief_init(&S), 0);
+    assert_int_equal(cb_belief_init(&R), 0);
+    f.B.rule_model = S.rule_model = R.rule_model = true;
+    int views = 0, reused = 0, filled = 0, rule_miss = 0;
+    const int n = 300;
+    for (int d = 0; d < 40 && views < 8; d++) {
+        table *T = &f.T;
+        table_deal(T, MODE_PDK);
+        /* on until the two seats after the one to act hold 7..12 cards between them */
+        for (;;) {
+            if (T->g.winner >= 0)
+                break;
+            int t = T->g.turn, u = cb_cards_size(T->g.hands[(t + 1) % 3]) + cb_cards_size(T->g.hands[(t + 2) % 3]);
+            if (u <= 12 && T->g.nhist >= 12)
+                break;
+            table_step(T);
+        }
+        int t = T->g.turn, u = cb_cards_size(T->g.hands[(t + 1) % 3]) + cb_cards_size(T->g.hands[(t + 2) % 3]);
+        if (T->g.winner >= 0 || u < 7)
+            continue;
+        cb_view v;
+        cb_deal_view(&T->g, T->bids, 1, &v);
+        char err[160] = "";
+        assert_int_equal(cb_worlds_from_view(&f.W, &v, err, sizeof err), 0);
+        assert_int_equal(cb_belief_reserve(&f.B, &v, n), 0);
+        for (int k = 1; k >= 0; k--) {
+            cb_worlds wk = f.W;
+            assert_int_equal(cb_belief_fill(&f.B, &S, &v, &wk, k, 2, n, 0.1, seed + (uint64_t)d), 0);
+            reused += S.reused;
+        }
+        for (int i = 0; i < n; i++) {
+            if (f.B.mismatch[i] < 0)
+                continue;
+            cb_belief_seat rec[2];
+            assert_int_equal(cb_belief_record(&R, &v, f.B.hands[i], rec), f.B.mismatch[i]);
+            for (int o = 0; o < 2; o++) {
+                assert_int_equal(rec[o].miss, f.B.seat[i][o].miss);
+                assert_int_equal(rec[o].dec, f.B.seat[i][o].dec);
+                assert_int_equal(rec[o].miss_rule, f.B.seat[i][o].miss_rule);
+                assert_true(rec[o].logk == f.B.seat[i][o].logk);
+                rule_miss += rec[o].miss_rule;
+            }
+            filled++;
+        }
+        views++;
+    }
+    print_message("  %d late views, %d worlds filled, %d of them repeats (record copied), %d rule-model misses\n",
+                  views, filled, reused, rule_miss);
+    assert_true(views >= 4);
+    assert_true(reused > filled / 4); /* late pools repeat: the path was taken */
+    assert_true(reused < filled);
+    assert_true(rule_miss > 0);       /* the copied records hold rule counts to compare */
+    cb_belief_free(&S);
+    cb_belief_free(&R);
+    poolfix_close(&f);
+}
+
 /* ---- fitted weights ---- */
 
 /* What the fit made of one kind of table, summed over views of seat 0. */
@@ -842,6 +910,7 @@ int main(void)
         cmocka_unit_test(test_deadline),
         cmocka_unit_test(test_split),
         cmocka_unit_test(test_extend),
+        cmocka_unit_test(test_repeat),
         cmocka_unit_test(test_fit_per_seat),
         cmocka_unit_test(test_fit_random),
         cmocka_unit_test(test_fit_truth_rank),

@@ -244,9 +244,41 @@ int cb_belief_reserve(cb_belief *b, const cb_view *v, int n)
     return 0;
 }
 
+/* The share's table of filled slots by world: a power of two at least twice the share. */
+static int seen_init(cb_belief *s, int share)
+{
+    int cap = 64;
+    while (cap < 2 * share)
+        cap *= 2;
+    if (cap > s->seen_cap) {
+        int *t = realloc(s->seen, (size_t)cap * sizeof *t);
+        if (!t)
+            return -1;
+        s->seen = t;
+        s->seen_cap = cap;
+    }
+    memset(s->seen, 0xFF, (size_t)s->seen_cap * sizeof *s->seen);
+    return 0;
+}
+
+/* The table's entry for world h: the slot holding it, or the empty entry (-1) where it goes. */
+static int *seen_at(cb_belief *s, const cb_belief *pool, const cb_cards h[3])
+{
+    uint64_t k = (h[0] * CB_GOLDEN64) ^ (h[1] * 0xC2B2AE3D27D4EB4Full) ^ (h[2] * 0x165667B19E3779F9ull);
+    unsigned mask = (unsigned)s->seen_cap - 1;
+    for (unsigned j = (unsigned)(k >> 32) & mask;; j = (j + 1) & mask) {
+        int *e = &s->seen[j];
+        if (*e < 0 || memcmp(pool->hands[*e], h, 3 * sizeof h[0]) == 0)
+            return e;
+    }
+}
+
 int cb_belief_fill(cb_belief *pool, cb_belief *s, const cb_view *v, cb_worlds *w, int first, int stride, int n,
                    double eps, uint64_t seed)
 {
+    s->reused = 0;
+    if (eps < 1 && seen_init(s, (n - first + stride - 1) / stride) != 0)
+        return -1;
     for (int i = first; i < n; i += stride) {
         pool->mismatch[i] = -1;
         pool->dec[i] = 0;
@@ -264,9 +296,17 @@ int cb_belief_fill(cb_belief *pool, cb_belief *s, const cb_view *v, cb_worlds *w
         memset(rec, 0, sizeof rec);
         int mm = 0;
         if (eps < 1) {
-            mm = cb_belief_record(s, v, h, rec);
-            if (mm < 0)
-                return -1;
+            int *e = seen_at(s, pool, h);
+            if (*e >= 0) { /* drawn before in this share: the same replay */
+                mm = pool->mismatch[*e];
+                memcpy(rec, pool->seat[*e], sizeof rec);
+                s->reused++;
+            } else {
+                mm = cb_belief_record(s, v, h, rec);
+                if (mm < 0)
+                    return -1;
+                *e = i;
+            }
         }
         memcpy(pool->hands[i], h, sizeof h);
         pool->mismatch[i] = mm;
@@ -572,6 +612,7 @@ void cb_belief_release(cb_belief *b)
     free(b->slot);
     free(b->cum);
     free(b->hist);
+    free(b->seen);
     if (b->rws) { /* its buffers are regrown when next asked */
         rb_ws_free(b->rws);
         free(b->rws);
@@ -584,5 +625,6 @@ void cb_belief_release(cb_belief *b)
     b->slot = NULL;
     b->cum = NULL;
     b->hist = NULL;
-    b->n = b->cap = b->hist_cap = 0;
+    b->seen = NULL;
+    b->n = b->cap = b->hist_cap = b->seen_cap = 0;
 }

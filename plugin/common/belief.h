@@ -101,6 +101,11 @@ typedef struct cb_belief {
     double k[2];               /* the chance level's option count per other seat */
     cb_play_rec *hist;         /* scratch: the replayed record */
     int hist_cap;
+    int *seen;                 /* scratch of cb_belief_fill: its share's slots by world (an
+                                  open-addressing table, -1 empty) */
+    int seen_cap;
+    int reused;                /* scratch: worlds of the last fill that repeated an earlier
+                                  draw of its share and took that draw's record */
     bool ready;
 } cb_belief;
 
@@ -126,7 +131,9 @@ int cb_belief_build(cb_belief *b, const cb_view *v, cb_worlds *w, int n, double 
  * the sampler w) — a slot whose world was not found, or that came after pool->deadline_ns
  * (slot 0 always comes), stays empty and sets s->cut in the latter case; then finish: keep the
  * filled slots in slot order and weigh them. The pool is the same whatever the stride, unless
- * the deadline cut it. fill returns 0 or -1 (a history the replay cannot follow); finish
+ * the deadline cut it. A world drawn again within a fill's share (late in a deal, when few
+ * hands remain unknown, most draws repeat) takes the earlier draw's record instead of a replay:
+ * the replay depends on the world alone, so the pool is the same (s->reused counts them). fill returns 0 or -1 (a history the replay cannot follow); finish
  * returns the pool's size. */
 int cb_belief_reserve(cb_belief *pool, const cb_view *v, int n);
 int cb_belief_fill(cb_belief *pool, cb_belief *s, const cb_view *v, cb_worlds *w, int first, int stride, int n,

@@ -261,14 +261,21 @@ static int seen_init(cb_belief *s, int share)
     return 0;
 }
 
-/* The table's entry for world h: the slot holding it, or the empty entry (-1) where it goes. */
+/* The table's entry for world h: the slot holding a world with the same rank counts in every
+ * hand, or the empty entry (-1) where it goes. By rank counts because the replay reads nothing
+ * else: the models and the rules play by ranks, and suits matter only to the spade-3 lead,
+ * whose seat is public (every world gives it the spade 3). */
 static int *seen_at(cb_belief *s, const cb_belief *pool, const cb_cards h[3])
 {
-    uint64_t k = (h[0] * CB_GOLDEN64) ^ (h[1] * 0xC2B2AE3D27D4EB4Full) ^ (h[2] * 0x165667B19E3779F9ull);
+    cb_counts c[3] = {cb_counts_of(h[0]), cb_counts_of(h[1]), cb_counts_of(h[2])};
+    uint64_t k = (c[0] * CB_GOLDEN64) ^ (c[1] * 0xC2B2AE3D27D4EB4Full) ^ (c[2] * 0x165667B19E3779F9ull);
     unsigned mask = (unsigned)s->seen_cap - 1;
     for (unsigned j = (unsigned)(k >> 32) & mask;; j = (j + 1) & mask) {
         int *e = &s->seen[j];
-        if (*e < 0 || memcmp(pool->hands[*e], h, 3 * sizeof h[0]) == 0)
+        if (*e < 0)
+            return e;
+        const cb_cards *o = pool->hands[*e];
+        if (cb_counts_of(o[0]) == c[0] && cb_counts_of(o[1]) == c[1] && cb_counts_of(o[2]) == c[2])
             return e;
     }
 }
@@ -297,7 +304,7 @@ int cb_belief_fill(cb_belief *pool, cb_belief *s, const cb_view *v, cb_worlds *w
         int mm = 0;
         if (eps < 1) {
             int *e = seen_at(s, pool, h);
-            if (*e >= 0) { /* drawn before in this share: the same replay */
+            if (*e >= 0) { /* its ranks drawn before in this share: the same replay */
                 mm = pool->mismatch[*e];
                 memcpy(rec, pool->seat[*e], sizeof rec);
                 s->reused++;

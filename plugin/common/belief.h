@@ -105,7 +105,7 @@ typedef struct cb_belief {
                                   open-addressing table, -1 empty) */
     int seen_cap;
     int reused;                /* scratch: worlds of the last fill that repeated an earlier
-                                  draw of its share and took that draw's record */
+                                  draw of its share (by rank counts) and took its record */
     bool ready;
 } cb_belief;
 
@@ -131,9 +131,10 @@ int cb_belief_build(cb_belief *b, const cb_view *v, cb_worlds *w, int n, double 
  * the sampler w) — a slot whose world was not found, or that came after pool->deadline_ns
  * (slot 0 always comes), stays empty and sets s->cut in the latter case; then finish: keep the
  * filled slots in slot order and weigh them. The pool is the same whatever the stride, unless
- * the deadline cut it. A world drawn again within a fill's share (late in a deal, when few
- * hands remain unknown, most draws repeat) takes the earlier draw's record instead of a replay:
- * the replay depends on the world alone, so the pool is the same (s->reused counts them). fill returns 0 or -1 (a history the replay cannot follow); finish
+ * the deadline cut it. A world whose hands hold the same rank counts as one drawn before
+ * within the fill's share (late in a deal, when few cards remain unknown, most draws repeat)
+ * takes that draw's record instead of a replay: the replay reads ranks only, so the pool is the
+ * same (s->reused counts them). fill returns 0 or -1 (a history the replay cannot follow); finish
  * returns the pool's size. */
 int cb_belief_reserve(cb_belief *pool, const cb_view *v, int n);
 int cb_belief_fill(cb_belief *pool, cb_belief *s, const cb_view *v, cb_worlds *w, int first, int stride, int n,

@@ -140,15 +140,12 @@ int cb_belief_record(cb_belief *b, const cb_view *v, const cb_cards hands[3], cb
             if (!cb_play_legal(r, &ctx, cb_counts_of(h->cards), &m, NULL, 0))
                 return -1;
         }
-        cb_cards before = g.hands[s];
-        if (cb_deal_step(&g, &m, NULL, 0) < 0)
+        /* the recorded cards themselves: hand, played set and record (a step by ranks picks
+         * suits of its own, and its played set then differs from the public one by suits —
+         * and by ranks once the seat plays the card the step took: the model's count of the
+         * cards still out went wrong, and the replay depended on the world's suits) */
+        if (cb_deal_step_cards(&g, h->cards, &m, NULL, 0) < 0)
             return -1;
-        /* the recorded cards leave the hand (the step picks suits of its own choosing) */
-        if (h->cards) {
-            g.hands[s] = before & ~h->cards;
-            if (g.nhist > 0)
-                g.hist[g.nhist - 1].cards = h->cards;
-        }
     }
     return seat[0].miss + seat[1].miss;
 }

@@ -1,7 +1,8 @@
 /* ismcts's search on positions from heuristic deals: the opponent model's exactness (level 6's
  * own by default) and the root (sequential halving by default: its schedule, the budget kept,
  * the play kept with one and two threads; UCB with time_ms or root = ucb); halving's early stop
- * (stop_z, stop_min), on the search itself (is_search, linked from the plugin's library). */
+ * (stop_z, stop_min), on the search itself (is_search, linked from the plugin's library); the
+ * other seats' candidates kept per node and hand. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../plugin/common/rule.h"
 #include "../plugin/ismcts/ismcts.h"
 #include "cardbot/bot.h"
 #include "support/botfix.h"
@@ -388,6 +390,144 @@ static void test_stop_keys(void **state)
     assert_true(c.differ > 0);
 }
 
+/* ---- the other seats' candidates, kept per node and hand ---- */
+
+/* One search of a view as play.c sets it up, on a weighted pool fitted with both opponent
+ * models and the fitted opponents (each other seat as the rule agent in the worlds whose record
+ * makes it likelier), the other seats' candidates kept (the default) or computed at every
+ * visit (fresh). */
+static void kept_search(const cb_view *v, const cb_belief *B, const cb_move *moves, int n, bool fresh, stop_run *out,
+                        uint64_t *hits)
+{
+    is_setup S;
+    memset(&S, 0, sizeof S);
+    S.rules = v->rules;
+    S.me = v->seat;
+    for (int s = 0; s < 3; s++) {
+        bool ll = v->landlord >= 0 && v->rules->game == CB_GAME_DDZ;
+        S.side[s] = ll ? (s == v->landlord) == (v->seat == v->landlord) : s == v->seat;
+        S.team[s] = S.side[s];
+    }
+    S.solve_leaves_ok = true;
+    char err[120] = "";
+    if (cb_deal_of_view(v, &S.root, err, sizeof err) != 0)
+        fail_msg("deal of view: %s", err);
+    cb_worlds w;
+    memset(&w, 0, sizeof w);
+    if (cb_worlds_from_view(&w, v, err, sizeof err) != 0)
+        fail_msg("worlds: %s", err);
+    S.worlds = &w;
+    S.belief = B;
+    S.fitted_opponents = true;
+    S.fresh_candidates = fresh;
+    S.moves = moves;
+    S.nmoves = n;
+    S.iterations = 600;
+    S.threads = 1;
+    S.exploration = 0.7;
+    S.rollout = IS_ROLLOUT_FAST;
+    S.k_own = 6;
+    S.k_partner = S.k_opp = 1;
+    S.tree_exact = S.rollout_exact = CB_HCFG_EXACT_L6;
+    S.leaf_cards = IS_ENDGAME_DDZ - 2;
+    S.leaf_limit = IS_LEAF_NODES;
+    S.leaf_budget = IS_LEAF_BUDGET;
+    S.seed = v->seed;
+    S.root_policy = IS_ROOT_HALVING;
+    is_thread *t = malloc(sizeof *t);
+    assert_non_null(t);
+    assert_int_equal(is_thread_init(t), 0);
+    int kept[8];
+    assert_int_equal(is_search(&S, &t, 1, out->visits, out->wins, kept), 0);
+    out->iters = t->iters;
+    out->kept = t->kept;
+    *hits += t->oc_hits;
+    is_thread_free(t);
+    free(t);
+    cb_worlds_free(&w);
+}
+
+/* Keeping the candidates changes nothing: on positions of PDK and DDZ deals whose seat 1 plays
+ * the rule agent (so that both models act in the tree; a DDZ key also holds the bottom's
+ * unplayed cards) the search with them kept and the one computing them at every visit give
+ * the same root statistics and play — and the kept ones were used. */
+static void test_kept_candidates(void **state)
+{
+    uint64_t hits = 0;
+    int views = 0;
+    for (int game = 0; game < 2; game++) {
+        cbt_player *P = cbt_player_new(*state, cbt_seed(139) + (uint64_t)game);
+        assert_int_equal(cb_rules_preset(game ? "ddz" : "pdk16", &P->r), 0);
+        cb_belief B;
+        assert_int_equal(cb_belief_init(&B), 0);
+        B.fit = B.rule_model = true;
+        rb_ws rws;
+        assert_int_equal(rb_ws_init(&rws), 0);
+        int found = 0;
+        for (int deal = 0; deal < 40 && found < 6; deal++) {
+            cbt_player_start(P, game ? (int)cbt_rng_below(&P->rng, 3) : -1);
+            int at = 6 + (int)cbt_rng_below(&P->rng, 14);
+            while (P->g.winner < 0 && P->g.nhist < at) {
+                if (P->g.turn != 1) {
+                    cbt_player_step(P, false);
+                    continue;
+                }
+                cb_move m; /* seat 1 plays the rule agent: the fitted search plays it so */
+                assert_int_equal(rb_deal_policy(&rws, &P->g, &m), 0);
+                assert_true(cb_deal_step(&P->g, &m, NULL, 0) >= 0);
+            }
+            if (P->g.turn == 1)
+                continue;
+            if (P->g.winner >= 0)
+                continue;
+            cb_ctx ctx;
+            cb_deal_ctx(&P->g, &ctx);
+            cb_move moves[4];
+            int nl = cb_legal_moves(&P->r, &ctx, P->moves, CB_MOVES_CAP);
+            if (nl < 2 || nl > CB_MOVES_CAP)
+                continue;
+            int n = nl < 4 ? nl : 4;
+            memcpy(moves, P->moves, (size_t)n * sizeof *moves);
+            cb_view v;
+            int bids[3] = {0, 0, 0};
+            if (game)
+                bids[P->g.landlord] = 1;
+            cb_deal_view(&P->g, bids, cbt_rng_next(&P->rng), &v);
+            v.budget_ms = 0;
+            cb_worlds w;
+            memset(&w, 0, sizeof w);
+            char err[120] = "";
+            if (cb_worlds_from_view(&w, &v, err, sizeof err) != 0)
+                fail_msg("worlds: %s", err);
+            assert_int_equal(cb_belief_reserve(&B, &v, 150), 0);
+            assert_int_equal(cb_belief_fill(&B, &B, &v, &w, 0, 1, 150, 0.1, v.seed), 0);
+            assert_true(cb_belief_finish(&B, 150, 0.1) > 0);
+            cb_worlds_free(&w);
+            stop_run kept, fresh;
+            uint64_t h = 0, h0 = 0;
+            kept_search(&v, &B, moves, n, false, &kept, &h);
+            kept_search(&v, &B, moves, n, true, &fresh, &h0);
+            assert_int_equal(h0, 0);
+            assert_int_equal(kept.iters, fresh.iters);
+            assert_int_equal(kept.kept, fresh.kept);
+            for (int j = 0; j < n; j++) {
+                assert_int_equal(kept.visits[j], fresh.visits[j]);
+                assert_true(kept.wins[j] == fresh.wins[j]);
+            }
+            hits += h;
+            found++;
+        }
+        assert_true(found >= 5);
+        views += found;
+        cb_belief_free(&B);
+        rb_ws_free(&rws);
+        cbt_player_free(P);
+    }
+    print_message("kept candidates: %d PDK and DDZ positions searched alike, %llu visits answered from the kept "
+                  "ones\n", views, (unsigned long long)hits);
+    assert_true(hits > (uint64_t)views * 100);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -397,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_stop_equivalent),
         cmocka_unit_test(test_stop_off),
         cmocka_unit_test(test_stop_keys),
+        cmocka_unit_test(test_kept_candidates),
     };
     return cmocka_run_group_tests(tests, cbt_ism_setup, cbt_plugin_teardown);
 }

@@ -29,6 +29,7 @@ void is_thread_free(is_thread *t)
 {
     free(t->nodes);
     free(t->cm);
+    free(t->oc);
     free(t->rmoves);
     cb_hws_free(&t->agent.ws);
     cb_rollout_free(&t->roll);
@@ -129,7 +130,8 @@ static int new_node(is_thread *t, int parent, const cb_move *m, int actor)
     return i;
 }
 
-static int cache_cands(is_thread *t, int node, const cb_move *c, int n)
+/* Room for n more candidates in t->cm; returns 0 or -1 (out of memory). */
+static int cm_reserve(is_thread *t, int n)
 {
     if (t->ncm + n > t->cap_cm) {
         int cap = t->cap_cm;
@@ -141,11 +143,122 @@ static int cache_cands(is_thread *t, int node, const cb_move *c, int n)
         t->cm = nc;
         t->cap_cm = cap;
     }
+    return 0;
+}
+
+static int cache_cands(is_thread *t, int node, const cb_move *c, int n)
+{
+    if (cm_reserve(t, n) != 0)
+        return -1;
     memcpy(t->cm + t->ncm, c, (size_t)n * sizeof *c);
     t->nodes[node].cand_off = t->ncm;
     t->nodes[node].ncand = (uint8_t)n;
     t->ncm += n;
     return 0;
+}
+
+/* ---- the other seats' candidates, kept (is_setup.fresh_candidates) ---- */
+
+typedef struct is_ocand {
+    cb_counts hand, known; /* the seat's hand by ranks; the bottom cards not yet played */
+    int32_t key;           /* node * 2 + model (1: the rule agent); -1: empty */
+    int32_t off, n;        /* the candidates: t->cm[off .. off + n - 1] */
+} is_ocand;
+
+static unsigned oc_slot(const is_thread *t, int32_t key, cb_counts hand, cb_counts known)
+{
+    uint64_t h = (hand * CB_GOLDEN64) ^ ((uint64_t)(uint32_t)key * 0xC2B2AE3D27D4EB4Full) ^
+                 (known * 0x165667B19E3779F9ull);
+    return (unsigned)(h >> 32) & (unsigned)(t->cap_oc - 1);
+}
+
+/* An empty table of at least `cap` entries (a power of two); 0 or -1. */
+static int oc_reset(is_thread *t, int cap)
+{
+    if (cap > t->cap_oc) {
+        is_ocand *o = realloc(t->oc, (size_t)cap * sizeof *o);
+        if (!o)
+            return -1;
+        t->oc = o;
+        t->cap_oc = cap;
+    }
+    for (int i = 0; i < t->cap_oc; i++)
+        t->oc[i].key = -1;
+    t->noc = 0;
+    return 0;
+}
+
+/* Twice the entries, the old ones put back; 0 or -1. */
+static int oc_grow(is_thread *t)
+{
+    int cap = t->cap_oc, n = t->noc;
+    is_ocand *old = malloc((size_t)cap * sizeof *old);
+    if (!old)
+        return -1;
+    memcpy(old, t->oc, (size_t)cap * sizeof *old);
+    if (oc_reset(t, 2 * cap) != 0) {
+        free(old);
+        return -1;
+    }
+    for (int i = 0; i < cap; i++) {
+        if (old[i].key < 0)
+            continue;
+        unsigned j = oc_slot(t, old[i].key, old[i].hand, old[i].known);
+        while (t->oc[j].key >= 0)
+            j = (j + 1) & (unsigned)(t->cap_oc - 1);
+        t->oc[j] = old[i];
+    }
+    t->noc = n;
+    free(old);
+    return 0;
+}
+
+/* The candidates of the other seat to act in g at `node` (the model of this iteration's world:
+ * t->rule_seat), kept or computed; *cand points at them (valid until t->cm grows). Returns how
+ * many, or -1. */
+static int other_cands(is_thread *t, int node, const cb_deal *g, const cb_move **cand)
+{
+    const is_setup *S = t->S;
+    int seat = g->turn;
+    bool rule = t->rule_seat[seat];
+    if (S->fresh_candidates || t->cap_oc == 0) {
+        int k = S->side[seat] ? S->k_partner : S->k_opp;
+        int nc = rule ? rule_candidates(&t->rws, g, t->cbuf) : is_candidates(&t->tree_cfg, &t->tree_ws, g, k, t->cbuf, 64);
+        *cand = t->cbuf;
+        return nc;
+    }
+    int32_t key = node * 2 + rule;
+    cb_counts hand = cb_counts_of(g->hands[seat]), known = g->bottom ? cb_counts_of(g->bottom & ~g->played) : 0;
+    unsigned j = oc_slot(t, key, hand, known);
+    for (;; j = (j + 1) & (unsigned)(t->cap_oc - 1)) {
+        is_ocand *e = &t->oc[j];
+        if (e->key < 0)
+            break;
+        if (e->key == key && e->hand == hand && e->known == known) {
+            t->oc_hits++;
+            *cand = t->cm + e->off;
+            return e->n;
+        }
+    }
+    int k = S->side[seat] ? S->k_partner : S->k_opp;
+    int nc = rule ? rule_candidates(&t->rws, g, t->cbuf) : is_candidates(&t->tree_cfg, &t->tree_ws, g, k, t->cbuf, 64);
+    if (nc <= 0)
+        return nc;
+    if (cm_reserve(t, nc) != 0)
+        return -1;
+    if (2 * (t->noc + 1) > t->cap_oc) {
+        if (oc_grow(t) != 0)
+            return -1;
+        j = oc_slot(t, key, hand, known);
+        while (t->oc[j].key >= 0)
+            j = (j + 1) & (unsigned)(t->cap_oc - 1);
+    }
+    t->oc[j] = (is_ocand){.hand = hand, .known = known, .key = key, .off = t->ncm, .n = nc};
+    t->noc++;
+    memcpy(t->cm + t->ncm, t->cbuf, (size_t)nc * sizeof *t->cbuf);
+    t->ncm += nc;
+    *cand = t->cm + t->oc[j].off;
+    return nc;
 }
 
 static int total_cards(const cb_deal *g)
@@ -275,17 +388,10 @@ static int iterate(is_thread *t, const cb_cards hands[3], int first)
             }
             cand = t->cm + t->nodes[node].cand_off;
             nc = t->nodes[node].ncand;
-        } else if (t->rule_seat[seat]) {
-            nc = rule_candidates(&t->rws, &g, t->cbuf);
-            if (nc <= 0)
-                return -1;
-            cand = t->cbuf;
         } else {
-            int k = S->side[seat] ? S->k_partner : S->k_opp;
-            nc = is_candidates(&t->tree_cfg, &t->tree_ws, &g, k, t->cbuf, 64);
+            nc = other_cands(t, node, &g, &cand);
             if (nc <= 0)
                 return -1;
-            cand = t->cbuf;
         }
         /* children matching the candidates; the first candidate without one is expanded */
         int match[64];
@@ -554,6 +660,9 @@ static void *thread_main(void *arg)
     t->fails = t->npool = 0;
     t->nnodes = 0;
     t->ncm = 0;
+    t->oc_hits = 0;
+    if (!S->fresh_candidates && oc_reset(t, 1024) != 0)
+        t->cap_oc = 0; /* out of memory: computed at every visit (other_cands) */
     t->worlds = *S->worlds;
     t->worlds.samples = t->worlds.proposals = t->worlds.swaps = t->worlds.rejects = t->worlds.failures = 0;
     t->worlds.checks = 0;

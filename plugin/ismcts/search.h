@@ -114,6 +114,12 @@ typedef struct is_setup {
      * chance: drawing gave the rule agent to level-6 and level-4 seats too often (DESIGN-NOTES,
      * opponent_model). */
     bool fitted_opponents;
+    /* The other seats' candidates at a node depend on the node, the model the world gives the
+     * seat, its hand by ranks and (DDZ) the bottom cards still unplayed, and the pool's worlds
+     * come back again and again: each thread keeps them per (node, model, hand, bottom) for the
+     * search (is_thread.oc). true: compute them at every visit instead (tests: keeping them must
+     * change nothing). */
+    bool fresh_candidates;
 } is_setup;
 
 /* Per-thread state of one decision (the plugin instance frees it at the decision's end, see
@@ -124,8 +130,12 @@ typedef struct is_thread {
     cb_worlds worlds;         /* a copy of the template */
     is_node *nodes;
     int nnodes, cap_nodes;
-    cb_move *cm;              /* cached candidates of the searcher's nodes */
+    cb_move *cm;              /* cached candidates: the searcher's nodes', the other seats' */
     int ncm, cap_cm;
+    struct is_ocand *oc;      /* the other seats' kept candidates (see fresh_candidates): an
+                                 open-addressing table, cap_oc a power of two */
+    int noc, cap_oc;
+    uint64_t oc_hits;         /* visits answered from it (statistics) */
     cb_move cbuf[64];         /* candidates of the current node */
     cb_cards pool[32][3];     /* worlds kept for reuse when the sampler struggles */
     int npool, fails;         /* ... how many, and the sampler's failures this search */

@@ -397,7 +397,7 @@ static void test_stop_keys(void **state)
  * makes it likelier), the other seats' candidates kept (the default) or computed at every
  * visit (fresh). */
 static void kept_search(const cb_view *v, const cb_belief *B, const cb_move *moves, int n, bool fresh, stop_run *out,
-                        uint64_t *hits)
+                        uint64_t *hits, int *most)
 {
     is_setup S;
     memset(&S, 0, sizeof S);
@@ -442,6 +442,8 @@ static void kept_search(const cb_view *v, const cb_belief *B, const cb_move *mov
     out->iters = t->iters;
     out->kept = t->kept;
     *hits += t->oc_hits;
+    if (t->noc > *most)
+        *most = t->noc;
     is_thread_free(t);
     free(t);
     cb_worlds_free(&w);
@@ -454,7 +456,7 @@ static void kept_search(const cb_view *v, const cb_belief *B, const cb_move *mov
 static void test_kept_candidates(void **state)
 {
     uint64_t hits = 0;
-    int views = 0;
+    int views = 0, most = 0;
     for (int game = 0; game < 2; game++) {
         cbt_player *P = cbt_player_new(*state, cbt_seed(139) + (uint64_t)game);
         assert_int_equal(cb_rules_preset(game ? "ddz" : "pdk16", &P->r), 0);
@@ -505,8 +507,8 @@ static void test_kept_candidates(void **state)
             cb_worlds_free(&w);
             stop_run kept, fresh;
             uint64_t h = 0, h0 = 0;
-            kept_search(&v, &B, moves, n, false, &kept, &h);
-            kept_search(&v, &B, moves, n, true, &fresh, &h0);
+            kept_search(&v, &B, moves, n, false, &kept, &h, &most);
+            kept_search(&v, &B, moves, n, true, &fresh, &h0, &most);
             assert_int_equal(h0, 0);
             assert_int_equal(kept.iters, fresh.iters);
             assert_int_equal(kept.kept, fresh.kept);
@@ -524,8 +526,9 @@ static void test_kept_candidates(void **state)
         cbt_player_free(P);
     }
     print_message("kept candidates: %d PDK and DDZ positions searched alike, %llu visits answered from the kept "
-                  "ones\n", views, (unsigned long long)hits);
+                  "ones, up to %d kept in one search\n", views, (unsigned long long)hits, most);
     assert_true(hits > (uint64_t)views * 100);
+    assert_true(most > 512); /* past the first table's half: it grew */
 }
 
 int main(void)

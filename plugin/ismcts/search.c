@@ -188,19 +188,19 @@ static int oc_reset(is_thread *t, int cap)
     return 0;
 }
 
-/* Twice the entries, the old ones put back; 0 or -1. */
+/* Twice the entries, the old ones put back; 0 or -1 (the table unchanged). */
 static int oc_grow(is_thread *t)
 {
-    int cap = t->cap_oc, n = t->noc;
-    is_ocand *old = malloc((size_t)cap * sizeof *old);
-    if (!old)
+    int cap = 2 * t->cap_oc;
+    is_ocand *o = malloc((size_t)cap * sizeof *o), *old = t->oc;
+    if (!o)
         return -1;
-    memcpy(old, t->oc, (size_t)cap * sizeof *old);
-    if (oc_reset(t, 2 * cap) != 0) {
-        free(old);
-        return -1;
-    }
-    for (int i = 0; i < cap; i++) {
+    for (int i = 0; i < cap; i++)
+        o[i].key = -1;
+    int oldcap = t->cap_oc;
+    t->oc = o;
+    t->cap_oc = cap;
+    for (int i = 0; i < oldcap; i++) {
         if (old[i].key < 0)
             continue;
         unsigned j = oc_slot(t, old[i].key, old[i].hand, old[i].known);
@@ -208,9 +208,16 @@ static int oc_grow(is_thread *t)
             j = (j + 1) & (unsigned)(t->cap_oc - 1);
         t->oc[j] = old[i];
     }
-    t->noc = n;
     free(old);
     return 0;
+}
+
+/* The model's candidates of the other seat to act in g, into t->cbuf; how many, or -1. */
+static int model_cands(is_thread *t, const cb_deal *g, bool rule)
+{
+    const is_setup *S = t->S;
+    int k = S->side[g->turn] ? S->k_partner : S->k_opp;
+    return rule ? rule_candidates(&t->rws, g, t->cbuf) : is_candidates(&t->tree_cfg, &t->tree_ws, g, k, t->cbuf, 64);
 }
 
 /* The candidates of the other seat to act in g at `node` (the model of this iteration's world:
@@ -218,14 +225,11 @@ static int oc_grow(is_thread *t)
  * many, or -1. */
 static int other_cands(is_thread *t, int node, const cb_deal *g, const cb_move **cand)
 {
-    const is_setup *S = t->S;
     int seat = g->turn;
     bool rule = t->rule_seat[seat];
-    if (S->fresh_candidates || t->cap_oc == 0) {
-        int k = S->side[seat] ? S->k_partner : S->k_opp;
-        int nc = rule ? rule_candidates(&t->rws, g, t->cbuf) : is_candidates(&t->tree_cfg, &t->tree_ws, g, k, t->cbuf, 64);
+    if (t->S->fresh_candidates || t->cap_oc == 0) {
         *cand = t->cbuf;
-        return nc;
+        return model_cands(t, g, rule);
     }
     int32_t key = node * 2 + rule;
     cb_counts hand = cb_counts_of(g->hands[seat]), known = g->bottom ? cb_counts_of(g->bottom & ~g->played) : 0;
@@ -240,8 +244,7 @@ static int other_cands(is_thread *t, int node, const cb_deal *g, const cb_move *
             return e->n;
         }
     }
-    int k = S->side[seat] ? S->k_partner : S->k_opp;
-    int nc = rule ? rule_candidates(&t->rws, g, t->cbuf) : is_candidates(&t->tree_cfg, &t->tree_ws, g, k, t->cbuf, 64);
+    int nc = model_cands(t, g, rule);
     if (nc <= 0)
         return nc;
     if (cm_reserve(t, nc) != 0)

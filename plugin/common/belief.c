@@ -14,6 +14,7 @@ int cb_belief_init(cb_belief *b)
     memset(b, 0, sizeof *b);
     cb_hcfg_level(&b->model, 6);
     b->model.explain = false;
+    b->model.choice_only = true; /* the replay reads the choice alone */
     if (cb_hws_init(&b->ws) != 0)
         return -1;
     b->ready = true;

@@ -161,54 +161,69 @@ typedef struct stop_run {
     bool stopped;
     uint64_t visits[8];
     double wins[8];
+    uint64_t oc_hits; /* visits answered from the kept candidates */
+    int noc;          /* candidates kept */
 } stop_run;
 
-static void stop_search(const cb_view *v, const cb_move *moves, int n, uint64_t iterations, double z, int min,
-                        int rollout, stop_run *out)
+/* One search of a view, set up as play.c's setup_search does (sides: DDZ's two, PDK without
+ * 包庄 paranoid; the default widths, exactness and leaf solves), one thread. S comes with the
+ * caller's part: root plays, iterations, rollout, the early stop, the pool and the models. */
+static void run_search(const cb_view *v, is_setup *S, stop_run *out)
 {
-    assert_true(n <= 8);
-    is_setup S;
-    memset(&S, 0, sizeof S);
-    S.rules = v->rules;
-    S.me = v->seat;
-    for (int s = 0; s < 3; s++)
-        S.side[s] = S.team[s] = s == v->seat;
-    S.solve_leaves_ok = true;
+    assert_true(S->nmoves <= 8);
+    bool ddz = v->rules->game == CB_GAME_DDZ;
+    S->rules = v->rules;
+    S->me = v->seat;
+    for (int s = 0; s < 3; s++) {
+        S->side[s] = ddz && v->landlord >= 0 ? (s == v->landlord) == (v->seat == v->landlord) : s == v->seat;
+        S->team[s] = S->side[s];
+    }
+    S->solve_leaves_ok = true;
     char err[120] = "";
-    if (cb_deal_of_view(v, &S.root, err, sizeof err) != 0)
+    if (cb_deal_of_view(v, &S->root, err, sizeof err) != 0)
         fail_msg("deal of view: %s", err);
     cb_worlds w;
     memset(&w, 0, sizeof w);
     if (cb_worlds_from_view(&w, v, err, sizeof err) != 0)
         fail_msg("worlds: %s", err);
-    S.worlds = &w;
-    S.moves = moves;
-    S.nmoves = n;
-    S.iterations = iterations;
-    S.threads = 1;
-    S.exploration = 0.7;
-    S.rollout = rollout;
-    S.k_own = 6;
-    S.k_partner = S.k_opp = 1;
-    S.tree_exact = S.rollout_exact = CB_HCFG_EXACT_L6;
-    S.leaf_cards = IS_ENDGAME_PDK - 2;
-    S.leaf_limit = IS_LEAF_NODES;
-    S.leaf_budget = IS_LEAF_BUDGET;
-    S.seed = v->seed;
-    S.root_policy = IS_ROOT_HALVING;
-    S.stop_z = z;
-    S.stop_min = min;
+    S->worlds = &w;
+    S->threads = 1;
+    S->exploration = 0.7;
+    S->k_own = 6;
+    S->k_partner = S->k_opp = 1;
+    S->tree_exact = S->rollout_exact = CB_HCFG_EXACT_L6;
+    S->leaf_cards = (ddz ? IS_ENDGAME_DDZ : IS_ENDGAME_PDK) - 2;
+    S->leaf_limit = IS_LEAF_NODES;
+    S->leaf_budget = IS_LEAF_BUDGET;
+    S->seed = v->seed;
+    S->root_policy = IS_ROOT_HALVING;
     is_thread *t = malloc(sizeof *t);
     assert_non_null(t);
     assert_int_equal(is_thread_init(t), 0);
     int kept[8];
-    assert_int_equal(is_search(&S, &t, 1, out->visits, out->wins, kept), 0);
+    assert_int_equal(is_search(S, &t, 1, out->visits, out->wins, kept), 0);
     out->iters = t->iters;
     out->kept = t->kept;
     out->stopped = t->stopped;
+    out->oc_hits = t->oc_hits;
+    out->noc = t->noc;
     is_thread_free(t);
     free(t);
     cb_worlds_free(&w);
+}
+
+static void stop_search(const cb_view *v, const cb_move *moves, int n, uint64_t iterations, double z, int min,
+                        int rollout, stop_run *out)
+{
+    is_setup S;
+    memset(&S, 0, sizeof S);
+    S.moves = moves;
+    S.nmoves = n;
+    S.iterations = iterations;
+    S.rollout = rollout;
+    S.stop_z = z;
+    S.stop_min = min;
+    run_search(v, &S, out);
 }
 
 /* Positions of heuristic PDK play where the seat to act can go out in one play and has other
@@ -392,61 +407,21 @@ static void test_stop_keys(void **state)
 
 /* ---- the other seats' candidates, kept per node and hand ---- */
 
-/* One search of a view as play.c sets it up, on a weighted pool fitted with both opponent
- * models and the fitted opponents (each other seat as the rule agent in the worlds whose record
- * makes it likelier), the other seats' candidates kept (the default) or computed at every
- * visit (fresh). */
-static void kept_search(const cb_view *v, const cb_belief *B, const cb_move *moves, int n, bool fresh, stop_run *out,
-                        uint64_t *hits, int *most)
+/* One search on a weighted pool fitted with both opponent models and the fitted opponents
+ * (each other seat as the rule agent in the worlds whose record makes it likelier), the other
+ * seats' candidates kept (the default) or computed at every visit (fresh). */
+static void kept_search(const cb_view *v, const cb_belief *B, const cb_move *moves, int n, bool fresh, stop_run *out)
 {
     is_setup S;
     memset(&S, 0, sizeof S);
-    S.rules = v->rules;
-    S.me = v->seat;
-    for (int s = 0; s < 3; s++) {
-        bool ll = v->landlord >= 0 && v->rules->game == CB_GAME_DDZ;
-        S.side[s] = ll ? (s == v->landlord) == (v->seat == v->landlord) : s == v->seat;
-        S.team[s] = S.side[s];
-    }
-    S.solve_leaves_ok = true;
-    char err[120] = "";
-    if (cb_deal_of_view(v, &S.root, err, sizeof err) != 0)
-        fail_msg("deal of view: %s", err);
-    cb_worlds w;
-    memset(&w, 0, sizeof w);
-    if (cb_worlds_from_view(&w, v, err, sizeof err) != 0)
-        fail_msg("worlds: %s", err);
-    S.worlds = &w;
     S.belief = B;
     S.fitted_opponents = true;
     S.fresh_candidates = fresh;
     S.moves = moves;
     S.nmoves = n;
     S.iterations = 600;
-    S.threads = 1;
-    S.exploration = 0.7;
     S.rollout = IS_ROLLOUT_FAST;
-    S.k_own = 6;
-    S.k_partner = S.k_opp = 1;
-    S.tree_exact = S.rollout_exact = CB_HCFG_EXACT_L6;
-    S.leaf_cards = IS_ENDGAME_DDZ - 2;
-    S.leaf_limit = IS_LEAF_NODES;
-    S.leaf_budget = IS_LEAF_BUDGET;
-    S.seed = v->seed;
-    S.root_policy = IS_ROOT_HALVING;
-    is_thread *t = malloc(sizeof *t);
-    assert_non_null(t);
-    assert_int_equal(is_thread_init(t), 0);
-    int kept[8];
-    assert_int_equal(is_search(&S, &t, 1, out->visits, out->wins, kept), 0);
-    out->iters = t->iters;
-    out->kept = t->kept;
-    *hits += t->oc_hits;
-    if (t->noc > *most)
-        *most = t->noc;
-    is_thread_free(t);
-    free(t);
-    cb_worlds_free(&w);
+    run_search(v, &S, out);
 }
 
 /* Keeping the candidates changes nothing: on positions of PDK and DDZ deals whose seat 1 plays
@@ -506,17 +481,18 @@ static void test_kept_candidates(void **state)
             assert_true(cb_belief_finish(&B, 150, 0.1) > 0);
             cb_worlds_free(&w);
             stop_run kept, fresh;
-            uint64_t h = 0, h0 = 0;
-            kept_search(&v, &B, moves, n, false, &kept, &h, &most);
-            kept_search(&v, &B, moves, n, true, &fresh, &h0, &most);
-            assert_int_equal(h0, 0);
+            kept_search(&v, &B, moves, n, false, &kept);
+            kept_search(&v, &B, moves, n, true, &fresh);
+            assert_int_equal(fresh.oc_hits, 0);
+            if (kept.noc > most)
+                most = kept.noc;
             assert_int_equal(kept.iters, fresh.iters);
             assert_int_equal(kept.kept, fresh.kept);
             for (int j = 0; j < n; j++) {
                 assert_int_equal(kept.visits[j], fresh.visits[j]);
                 assert_true(kept.wins[j] == fresh.wins[j]);
             }
-            hits += h;
+            hits += kept.oc_hits;
             found++;
         }
         assert_true(found >= 5);

@@ -172,6 +172,15 @@ static unsigned oc_slot(const is_thread *t, int32_t key, cb_counts hand, cb_coun
     return (unsigned)(h >> 32) & (unsigned)(t->cap_oc - 1);
 }
 
+/* The slot holding (key, hand, known), or the empty slot where it goes. */
+static unsigned oc_find(const is_thread *t, int32_t key, cb_counts hand, cb_counts known)
+{
+    unsigned j = oc_slot(t, key, hand, known);
+    while (t->oc[j].key >= 0 && !(t->oc[j].key == key && t->oc[j].hand == hand && t->oc[j].known == known))
+        j = (j + 1) & (unsigned)(t->cap_oc - 1);
+    return j;
+}
+
 /* An empty table of at least `cap` entries (a power of two); 0 or -1. */
 static int oc_reset(is_thread *t, int cap)
 {
@@ -201,12 +210,8 @@ static int oc_grow(is_thread *t)
     t->oc = o;
     t->cap_oc = cap;
     for (int i = 0; i < oldcap; i++) {
-        if (old[i].key < 0)
-            continue;
-        unsigned j = oc_slot(t, old[i].key, old[i].hand, old[i].known);
-        while (t->oc[j].key >= 0)
-            j = (j + 1) & (unsigned)(t->cap_oc - 1);
-        t->oc[j] = old[i];
+        if (old[i].key >= 0)
+            t->oc[oc_find(t, old[i].key, old[i].hand, old[i].known)] = old[i];
     }
     free(old);
     return 0;
@@ -233,16 +238,11 @@ static int other_cands(is_thread *t, int node, const cb_deal *g, const cb_move *
     }
     int32_t key = node * 2 + rule;
     cb_counts hand = cb_counts_of(g->hands[seat]), known = g->bottom ? cb_counts_of(g->bottom & ~g->played) : 0;
-    unsigned j = oc_slot(t, key, hand, known);
-    for (;; j = (j + 1) & (unsigned)(t->cap_oc - 1)) {
-        is_ocand *e = &t->oc[j];
-        if (e->key < 0)
-            break;
-        if (e->key == key && e->hand == hand && e->known == known) {
-            t->oc_hits++;
-            *cand = t->cm + e->off;
-            return e->n;
-        }
+    unsigned j = oc_find(t, key, hand, known);
+    if (t->oc[j].key >= 0) {
+        t->oc_hits++;
+        *cand = t->cm + t->oc[j].off;
+        return t->oc[j].n;
     }
     int nc = model_cands(t, g, rule);
     if (nc <= 0)
@@ -252,9 +252,7 @@ static int other_cands(is_thread *t, int node, const cb_deal *g, const cb_move *
     if (2 * (t->noc + 1) > t->cap_oc) {
         if (oc_grow(t) != 0)
             return -1;
-        j = oc_slot(t, key, hand, known);
-        while (t->oc[j].key >= 0)
-            j = (j + 1) & (unsigned)(t->cap_oc - 1);
+        j = oc_find(t, key, hand, known);
     }
     t->oc[j] = (is_ocand){.hand = hand, .known = known, .key = key, .off = t->ncm, .n = nc};
     t->noc++;

@@ -34,6 +34,8 @@
 #   OUT=DIR            keep the per-game results (DIR/OPP-VARIANT.jsonl, cardbot match
 #                      --results) and match output there; with REUSE=1 a file already there is
 #                      read instead of played again (same GAME/GAMES/SEED/ITER: the caller's word)
+#                      Two seeds' OUT directories pool into one interval:
+#                      bench/paired.py DIR1/X-fit.jsonl DIR1/X-off.jsonl DIR2/X-fit.jsonl DIR2/X-off.jsonl
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/support/common.sh

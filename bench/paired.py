@@ -8,9 +8,11 @@ share — in DDZ its side's: a farmer wins when either farmer goes out — and p
 difference A - B per deal, averaged over the deals both runs finished, with a 95% interval
 (mean +- 1.96 sd / sqrt(deals)), is the paired result: the deals' luck cancels.
 
-  paired.py [--header] [--label L] [--strategy S [--strategy-b SB]] A.jsonl B.jsonl
+  paired.py [--header] [--label L] [--strategy S [--strategy-b SB]] A.jsonl B.jsonl [A2 B2 ...]
 
-prints one row: label, deals, A and B win share, the difference, A and B points per game, the
+More pairs (the same comparison under other seeds) pool into one sample: each pair's deals
+stay its own (deal 7 of seed 3 and deal 7 of seed 4 are two deals), so the interval is over
+all of them. It prints one row: label, deals, A and B win share, the difference, A and B points per game, the
 difference, and the p50 of each run's decision times over the decisions with a choice (a
 results file marks forced plays). --header prints the column names first. Figures only.
 """
@@ -56,8 +58,8 @@ def p50(ns):
 
 def main():
     ap = argparse.ArgumentParser(description="paired per-deal difference of two cardbot match results files")
-    ap.add_argument("a")
-    ap.add_argument("b")
+    ap.add_argument("runs", nargs="+", metavar="A B",
+                    help="results files A.jsonl B.jsonl; more pairs (other seeds) are pooled")
     ap.add_argument("--strategy", default="ismcts", help="the seat compared (a strategy name in both runs)")
     ap.add_argument("--strategy-b", help="its name in run B when it differs there")
     ap.add_argument("--label", default="", help="the row's first column")
@@ -66,8 +68,19 @@ def main():
     if o.header:
         print(f"{'':<10} {'deals':>5} {'A win%':>7} {'B win%':>7} {'A-B win share':<18} "
               f"{'A pts':>7} {'B pts':>7} {'A-B pts/game':<18} {'p50 choice A/B'}")
-    ga, ta = deals_of(o.a, o.strategy)
-    gb, tb = deals_of(o.b, o.strategy_b or o.strategy)
+    if len(o.runs) % 2:
+        ap.error("results files come in pairs: A.jsonl B.jsonl [A2.jsonl B2.jsonl ...]")
+    # deals keyed by (pair, deal): the pairs' deals are different deals
+    ga, gb, ta, tb = {}, {}, [], []
+    for i in range(0, len(o.runs), 2):
+        da, na = deals_of(o.runs[i], o.strategy)
+        db, nb = deals_of(o.runs[i + 1], o.strategy_b or o.strategy)
+        ga.update(((i, d), r) for d, r in da.items())
+        gb.update(((i, d), r) for d, r in db.items())
+        ta += na
+        tb += nb
+    ta.sort()
+    tb.sort()
     common = sorted(d for d in ga if d in gb and len(ga[d]) == len(gb[d]))
     if len(common) < 2:
         print(f"{o.label:<10} fewer than 2 common deals")

@@ -54,7 +54,7 @@ static void test_pool_size(void **state)
     cb_param dflt[1] = {{"iterations", "50"}};
     cb_param given[2] = {{"iterations", "50"}, {"belief_worlds", "123"}};
     const char *presets[] = {"pdk16", "ddz"};
-    const int want[] = {300, 300}; /* the default of plugin/ismcts/params.c (README's table) */
+    const int want[] = {300, 3000}; /* the defaults of plugin/ismcts/ismcts.h (README's table) */
     for (int gi = 0; gi < 2; gi++) {
         assert_int_equal(cb_rules_preset(presets[gi], &P->r), 0);
         bool ddz = P->r.game == CB_GAME_DDZ;

@@ -25,6 +25,8 @@
 #define IS_ITERATIONS_BY_GAME UINT64_MAX /* iterations not given */
 #define IS_ITERATIONS_PDK 20000       /* +0.48 +- 0.30 over 10000 (6000 paired games) */
 #define IS_ITERATIONS_DDZ 1000        /* target met; more not measured */
+#define IS_BELIEF_WORLDS_PDK 300     /* belief_worlds not given (-1); 3000 grown 4x: nothing measurable */
+#define IS_BELIEF_WORLDS_DDZ 3000    /* +4.4 / +5.0 over 300 against level 6, 600 deals (DESIGN-NOTES) */
 #define IS_BELIEF_ESS_PDK 0          /* belief_ess not given (-1); 30 measured equal against level 6 */
 #define IS_BELIEF_ESS_DDZ 20         /* +4.2 / +3.3 against rulebot, level 6 alike (DESIGN-NOTES) */
 #define IS_ENDGAME_PDK 14             /* endgame not given (-1): where exact solves stay cheap */
@@ -106,7 +108,7 @@ typedef struct is_params {
                               have made (1: no inference; see plugin/common/belief.h); with
                               inference = fit only the walks' (belief_chains) */
     double belief_fit;     /* ... when some world explains every past choice */
-    int belief_worlds;     /* worlds in the weighted pool */
+    int belief_worlds;     /* worlds in the weighted pool (-1: by game) */
     int belief_explained;  /* fewer worlds than this explaining the record as well as the best:
                               the pool is built again four times as large (0: never) */
     int belief_chains;     /* 0: importance-weighted uniform worlds; else Metropolis walks */

@@ -63,7 +63,7 @@ const cb_pdef is_param_table[] = {
          "inference = fixed (implied when given): weight of a world per past choice the model would not have made (1: off)"),
     RROW("belief_fit", belief_fit, 0.001, 1, 0.01, "a weight", "0.01",
          "inference = fixed (implied when given): that weight instead when some world explains every past choice"),
-    IROW("belief_worlds", CB_PT_INT, belief_worlds, 1, IS_MAX_POOL, 300, "a count", "300",
+    IROW("belief_worlds", CB_PT_INT, belief_worlds, 1, IS_MAX_POOL, -1, "a count", "PDK 300, DDZ 3000",
          "worlds in the weighted pool"),
     IROW("belief_chains", CB_PT_INT, belief_chains, 0, IS_MAX_CHAINS, 0, "a count", "0",
          "0: importance-weighted uniform worlds; N: the path of N Metropolis walks"),

@@ -151,7 +151,8 @@ static int build_pool(is_inst *m, const cb_view *v, is_setup *S, int threads, co
     /* the pool may take a quarter of the host's budget or of time_ms; the search then gets its
      * share (the growth below stops at the same deadline) */
     m->belief.deadline_ns = L->pool_deadline;
-    int worlds = m->p.belief_worlds, explained_min = m->p.belief_explained;
+    int worlds = m->p.belief_worlds > 0 ? m->p.belief_worlds : ddz ? IS_BELIEF_WORLDS_DDZ : IS_BELIEF_WORLDS_PDK;
+    int explained_min = m->p.belief_explained;
     int pooled = m->p.belief < 1 ? is_pool_fill(m, v, threads, S->seed, 0, worlds) : 0;
     int explained = is_pool_best(&m->belief, pooled);
     /* The worlds that carry the weight: with fixed weights those that explain the record as

@@ -16,20 +16,8 @@ import subprocess
 import sys
 import tempfile
 
-passed = failed = 0
-
-
-def check(ok, what, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok   " + what)
-    else:
-        failed += 1
-        print("FAIL " + what)
-        if detail:
-            print("     " + str(detail).replace("\n", "\n     "))
-    return ok
+sys.path.insert(0, "tests/support")
+from checks import check, finish  # noqa: E402
 
 
 def write(path, games, rules="pdk16"):
@@ -113,5 +101,4 @@ with tempfile.TemporaryDirectory() as d:
     check(out.returncode != 0 and "pairs" in out.stderr, "an odd number of files is refused",
           out.stdout + out.stderr)
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(0 if failed == 0 and passed > 0 else 1)
+finish()

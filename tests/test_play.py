@@ -36,20 +36,8 @@ PROMPT = re.compile(r"^(play>|bid>|another game\? \[y/n\])( |$)")
 EXITED = re.compile(r"\[cardbot exited with status (\d+)\]")
 HINT = re.compile(r"^hint from (\S+): (.*)\s+\[enter: ([^\]]+)\]$")
 
-passed = failed = 0
-
-
-def check(ok, what, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok   " + what)
-    else:
-        failed += 1
-        print("FAIL " + what)
-        if detail:
-            print("     " + detail.replace("\n", "\n     "))
-    return ok
+sys.path.insert(0, "tests/support")
+from checks import check, finish  # noqa: E402
 
 
 def write_config(tmp, name, rules, extra=""):
@@ -394,5 +382,4 @@ if __name__ == "__main__":
     t0 = time.time()
     main()
     print(f"test_play: {time.time() - t0:.1f} s")
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    finish()

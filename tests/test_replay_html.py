@@ -33,26 +33,7 @@ import zlib
 
 sys.path.insert(0, "tests/support")
 import replayfix as rf  # noqa: E402
-
-passed = failed = 0
-
-
-def check(ok, what, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok   " + what)
-    else:
-        failed += 1
-        print("FAIL " + what)
-        if detail:
-            print("     " + str(detail).replace("\n", "\n     ")[:3000])
-    return ok
-
-
-def finish():
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(0 if failed == 0 and passed > 0 else 1)
+from checks import check, finish  # noqa: E402
 
 
 if not os.access(rf.CARDBOT, os.X_OK) or not os.path.isdir("tests/replay"):

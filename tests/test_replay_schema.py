@@ -24,25 +24,7 @@ import tempfile
 sys.path.insert(0, "tests/support")
 import replayfix as rf  # noqa: E402
 
-passed = failed = 0
-
-
-def check(ok, what, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok   " + what)
-    else:
-        failed += 1
-        print("FAIL " + what)
-        if detail:
-            print("     " + str(detail).replace("\n", "\n     "))
-    return ok
-
-
-def finish():
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(0 if failed == 0 and passed > 0 else 1)
+from checks import check, finish  # noqa: E402
 
 
 try:

@@ -12,9 +12,10 @@ difference A - B per deal, averaged over the deals both runs finished, with a 95
 
 More pairs (the same comparison under other seeds) pool into one sample: each pair's deals
 stay its own (deal 7 of seed 3 and deal 7 of seed 4 are two deals), so the interval is over
-all of them. It prints one row: label, deals, A and B win share, the difference, A and B points per game, the
-difference, and the p50 of each run's decision times over the decisions with a choice (a
-results file marks forced plays). --header prints the column names first. Figures only.
+all of them. It prints one row: label, deals, A and B win share, the difference, A and B
+points per game, the difference, and the p50 of each run's decision times over the decisions
+with a choice (a results file marks forced plays). --header prints the column names first.
+Figures only.
 """
 import argparse
 import json

@@ -7,8 +7,9 @@
  * chain, careless: plugin/common/personality.c) or the rule agent ("rule", rule.h): a stranger
  * to the model. At every decision with a real choice (two or more legal plays) after at least
  * one other seat's choice, the deciding seat's view gets the pool ismcts would build (worlds
- * from plugin/common/worlds.h weighed by the fitted model: PDK level 6 and the rule agent
- * mixed, DDZ level 6 tempered to an effective sample size of 20 — ismcts's defaults, belief.h)
+ * from plugin/common/worlds.h weighed as ismcts's defaults weigh them, read from
+ * plugin/ismcts/ismcts.h: PDK level 6 and the rule agent mixed, DDZ level 6 tempered to an
+ * effective sample size of 20 — see belief.h)
  * at 300, 1000 and 3000 worlds, each scored against the true hands: for every card the seat
  * cannot see, the log of the pool's weighted probability that it lies where it does, minus the
  * log of the uniform one (the holder's share of the hidden cards). The mean over cards, in nats
@@ -33,6 +34,8 @@
 #include "../plugin/common/belief.h"
 #include "../plugin/common/rule.h"
 #include "../plugin/common/worlds.h"
+#include "../plugin/ismcts/ismcts.h"
+#include "support/deals.h"
 
 enum { NSIZES = 3, NBUCKETS = 4, MAX_VIEWS = 20000 };
 static const int sizes[NSIZES] = {300, 1000, 3000};
@@ -62,28 +65,43 @@ typedef struct seats {
     bool rule;
 } seats;
 
-/* The pool's knowledge of the hidden cards beyond uniform, nats per card (see above) */
+/* The pool's knowledge of the hidden cards beyond uniform, nats per card (see above): each
+ * hidden card's weighted share of the worlds that put it where it is, against the holder's
+ * share of the hidden cards. */
 static double score(const cb_belief *b, const cb_deal *g, int me, int *hidden)
 {
     int o1 = (me + 1) % 3, o2 = (me + 2) % 3;
     cb_cards unk = (g->hands[o1] | g->hands[o2]) & ~g->bottom; /* the bottom is public */
+    double where[CB_NCARDS] = {0}; /* the pool's weight on the card lying with its true holder */
+    for (int i = 0; i < b->n; i++) {
+        double w = b->cum[i] - (i ? b->cum[i - 1] : 0);
+        cb_cards right = unk & ((b->hands[i][o1] & g->hands[o1]) | (b->hands[i][o2] & g->hands[o2]));
+        for (int c = 0; c < CB_NCARDS; c++)
+            if (right & cb_card_bit(c))
+                where[c] += w;
+    }
     int n1 = cb_cards_size(g->hands[o1]), n2 = cb_cards_size(g->hands[o2]);
     double tot = b->cum[b->n - 1], s = 0;
     int nc = 0;
     for (int c = 0; c < CB_NCARDS; c++) {
         if (!(unk & cb_card_bit(c)))
             continue;
-        int holder = (g->hands[o1] & cb_card_bit(c)) ? o1 : o2;
-        double p = 0;
-        for (int i = 0; i < b->n; i++)
-            if (b->hands[i][holder] & cb_card_bit(c))
-                p += b->cum[i] - (i ? b->cum[i - 1] : 0);
-        p /= tot;
-        s += log(p > 1e-4 ? p : 1e-4) - log((double)(holder == o1 ? n1 : n2) / (n1 + n2));
+        double p = where[c] / tot, u = (double)((g->hands[o1] & cb_card_bit(c)) ? n1 : n2) / (n1 + n2);
+        s += log(p > 1e-4 ? p : 1e-4) - log(u);
         nc++;
     }
     *hidden = nc;
     return nc ? s / nc : 0;
+}
+
+/* The values of one bucket's views (x[i] - base[i] when base is given) into out; their count */
+static int collect(const int *bk, int nv, int bucket, const double *x, const double *base, double *out)
+{
+    int j = 0;
+    for (int i = 0; i < nv; i++)
+        if (bk[i] == bucket)
+            out[j++] = x[i] - (base ? base[i] : 0);
+    return j;
 }
 
 static void mean_ci(const double *x, int n, double *m, double *h)
@@ -103,6 +121,7 @@ static int run_game(const char *preset, int deals, uint64_t seed, const char *st
     if (cb_rules_preset(preset, &r) != 0)
         return -1;
     bool ddz = r.game == CB_GAME_DDZ;
+    int inference = is_inference_of(IS_INFER_BY_GAME, ddz), ess = ddz ? IS_BELIEF_ESS_DDZ : IS_BELIEF_ESS_PDK;
     seats S;
     memset(&S, 0, sizeof S);
     S.rule = strcmp(style, "rule") == 0;
@@ -135,22 +154,8 @@ static int run_game(const char *preset, int deals, uint64_t seed, const char *st
     cb_move moves[CB_MOVES_CAP];
     for (int d = 0; d < deals && nv < MAX_VIEWS; d++) {
         /* a shuffled deck: the hands, and DDZ's bottom to a random landlord at a random bid */
-        int ids[CB_NCARDS], n = 0;
-        for (int i = 0; i < CB_NCARDS; i++)
-            if (r.deck & cb_card_bit(i))
-                ids[n++] = i;
-        for (int i = n - 1; i > 0; i--) {
-            int j = (int)cb_rng_below(&rng, (uint32_t)(i + 1)), t = ids[i];
-            ids[i] = ids[j];
-            ids[j] = t;
-        }
-        cb_cards h[3] = {0, 0, 0}, bottom = 0;
-        for (int i = 0; i < n; i++) {
-            if (i < 3 * r.hand_size)
-                h[i / r.hand_size] |= cb_card_bit(ids[i]);
-            else
-                bottom |= cb_card_bit(ids[i]);
-        }
+        cb_cards h[3], bottom;
+        cbb_deal_random(&rng, &r, h, &bottom);
         int bids[3] = {0, 0, 0}, ll = -1, bid = 0;
         if (ddz) {
             ll = (int)cb_rng_below(&rng, 3);
@@ -182,12 +187,14 @@ static int run_game(const char *preset, int deals, uint64_t seed, const char *st
                 }
                 int hidden = 0;
                 for (int k = 0; k < NSIZES; k++) {
-                    B.fit = true;
-                    B.rule_model = !ddz;
+                    /* ismcts's pool at its defaults (plugin/ismcts/ismcts.h); any eps < 1 replays
+                     * the record, the fitted weights replace it */
+                    B.fit = inference == IS_INFER_FIT || inference == IS_INFER_MIX;
+                    B.rule_model = inference == IS_INFER_MIX;
                     double t0 = cpu_ms();
                     int got = cb_belief_build(&B, &v, &W, sizes[k], 0.1, v.seed);
-                    if (got > 0 && ddz && B.decisions > 0)
-                        cb_belief_temper(&B, 20);
+                    if (got > 0 && B.fit && B.decisions > 0 && ess > 0)
+                        cb_belief_temper(&B, ess);
                     ms[k][nv] = cpu_ms() - t0;
                     gain[k][nv] = got > 0 ? score(&B, &g, g.turn, &hidden) : 0;
                 }
@@ -218,29 +225,18 @@ static int run_game(const char *preset, int deals, uint64_t seed, const char *st
             continue;
         }
         for (int k = 0; k < NSIZES; k++) {
-            int j = 0;
-            for (int i = 0; i < nv; i++)
-                if (bk[i] == b)
-                    x[j++] = gain[k][i];
             double mu, hw;
-            mean_ci(x, j, &mu, &hw);
+            mean_ci(x, collect(bk, nv, b, gain[k], NULL, x), &mu, &hw);
             printf("  %+.4f +- %.4f      ", mu, hw);
         }
         for (int k = 1; k < NSIZES; k++) {
-            int j = 0;
-            for (int i = 0; i < nv; i++)
-                if (bk[i] == b)
-                    x[j++] = gain[k][i] - gain[0][i];
             double mu, hw;
-            mean_ci(x, j, &mu, &hw);
+            mean_ci(x, collect(bk, nv, b, gain[k], gain[0], x), &mu, &hw);
             printf("  %+.4f +- %.4f", mu, hw);
         }
         printf("  ");
         for (int k = 0; k < NSIZES; k++) {
-            int j = 0;
-            for (int i = 0; i < nv; i++)
-                if (bk[i] == b)
-                    x[j++] = ms[k][i];
+            int j = collect(bk, nv, b, ms[k], NULL, x);
             qsort(x, (size_t)j, sizeof *x, cmp_double);
             printf("%s%.2f", k ? "/" : " ", x[j / 2]);
         }

@@ -44,6 +44,7 @@
 #include "../plugin/common/policy.h"
 #include "../plugin/common/rollout.h"
 #include "../plugin/ismcts/search.h"
+#include "support/deals.h"
 
 static double now_s(clockid_t id)
 {
@@ -52,33 +53,10 @@ static double now_s(clockid_t id)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void deal_random(cb_rng *g, const cb_rules *r, cb_cards h[3], cb_cards *bottom)
-{
-    int ids[CB_NCARDS], n = 0;
-    for (int i = 0; i < CB_NCARDS; i++)
-        if (r->deck & cb_card_bit(i))
-            ids[n++] = i;
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)cb_rng_below(g, (uint32_t)(i + 1));
-        int t = ids[i];
-        ids[i] = ids[j];
-        ids[j] = t;
-    }
-    int k = 0;
-    for (int s = 0; s < 3; s++) {
-        h[s] = 0;
-        for (int c = 0; c < r->hand_size; c++)
-            h[s] |= cb_card_bit(ids[k++]);
-    }
-    *bottom = 0;
-    for (; k < n; k++)
-        *bottom |= cb_card_bit(ids[k]);
-}
-
 static void start_deal(cb_deal *g, const cb_rules *r, cb_rng *rng)
 {
     cb_cards h[3], b;
-    deal_random(rng, r, h, &b);
+    cbb_deal_random(rng, r, h, &b);
     bool ddz = r->game == CB_GAME_DDZ;
     if (ddz)
         h[0] |= b;

@@ -189,7 +189,7 @@ $(B)/tests/%: tests/%.c $(SUPPORT_OBJ) $(CORE_LIB)
 # tests/support/plugin/ that call plugin code.
 PLUGIN_SUPPORT_OBJ := $(patsubst %.c,$(B)/%.o,$(wildcard tests/support/plugin/*.c))
 PLUGIN_TEST_BIN := $(filter $(addprefix $(B)/tests/,test_belief test_params_table test_rollout test_worlds \
-                     test_ismcts% test_pimc test_personality),$(TEST_BIN))
+                     test_ismcts% test_pimc test_personality test_candidates),$(TEST_BIN))
 $(PLUGIN_TEST_BIN): $(B)/tests/%: tests/%.c $(SUPPORT_OBJ) $(PLUGIN_SUPPORT_OBJ) $(CORE_LIB) $(PLUGIN_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -Itests -o $@ $< $(SUPPORT_OBJ) $(PLUGIN_SUPPORT_OBJ) $(PLUGIN_LIBS) $(CORE_LINK) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS) $(LDLIBS)

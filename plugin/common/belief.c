@@ -432,29 +432,86 @@ static double world_lr(const cb_belief *b, int i)
     return x;
 }
 
+/* The distinct records of n worlds (rec[0], rec[stride], ..) for one model: world i's is
+ * kind[id[i]] (its decisions and, for the model, misses). Returns how many, or -1 when more
+ * than max (then the caller loops over the worlds). */
+static int kinds_of(const cb_belief_seat *rec, int model, int stride, int n, int *id, cb_belief_seat *kind, int max)
+{
+    enum { SLOTS = 1024 }; /* more than twice max */
+    int16_t slot[SLOTS];
+    memset(slot, 0xFF, sizeof slot);
+    int nk = 0;
+    for (int i = 0; i < n; i++) {
+        const cb_belief_seat *r = &rec[(size_t)i * (size_t)stride];
+        int miss = model ? r->miss_rule : r->miss;
+        unsigned h = ((unsigned)r->dec * 131u + (unsigned)miss) & (SLOTS - 1);
+        for (;; h = (h + 1) & (SLOTS - 1)) {
+            int e = slot[h];
+            if (e < 0) {
+                if (nk == max)
+                    return -1;
+                memset(&kind[nk], 0, sizeof kind[nk]);
+                kind[nk].dec = r->dec;
+                if (model)
+                    kind[nk].miss_rule = (int16_t)miss;
+                else
+                    kind[nk].miss = (int16_t)miss;
+                slot[h] = (int16_t)nk;
+                id[i] = nk++;
+                break;
+            }
+            if (kind[e].dec == r->dec && (model ? kind[e].miss_rule : kind[e].miss) == miss) {
+                id[i] = e;
+                break;
+            }
+        }
+    }
+    return nk;
+}
+
 static double fit_mu_model(const cb_belief_seat *rec, int model, int stride, int n, double k)
 {
     if (n < 1 || !(k > 1))
         return 0;
+    /* Worlds share records (a record is two small counts): one ratio per distinct record and
+     * grid point instead of one per world — the sums still run over the worlds in order, so
+     * the fit is that of a loop over the worlds, bit for bit. */
+    enum { KINDS = 400 };
+    cb_belief_seat kind[KINDS];
+    double ek[KINDS];
+    int *id = malloc((size_t)n * sizeof *id);
+    int nk = id ? kinds_of(rec, model, stride, n, id, kind, KINDS) : -1;
     /* ln of the record's likelihood ratio at each mu of the grid: the mean of the worlds'
      * ratios, by log-sum-exp (a ratio reaches 5^40) */
     double ll[CB_BELIEF_GRID], top_ll = -INFINITY;
     for (int j = 0; j < CB_BELIEF_GRID; j++) {
         double mu = CB_BELIEF_MU_MAX * j / (CB_BELIEF_GRID - 1);
         double a = log1p(mu * (k - 1)), c = log1p(-mu);
-        double top = -INFINITY;
-        for (int i = 0; i < n; i++) {
-            double x = seat_lr(&rec[(size_t)i * (size_t)stride], model, a, c);
-            if (x > top)
-                top = x;
+        double top = -INFINITY, sum = 0;
+        if (nk > 0) {
+            for (int e = 0; e < nk; e++) {
+                ek[e] = seat_lr(&kind[e], model, a, c);
+                if (ek[e] > top)
+                    top = ek[e];
+            }
+            for (int e = 0; e < nk; e++)
+                ek[e] = exp(ek[e] - top);
+            for (int i = 0; i < n; i++)
+                sum += ek[id[i]];
+        } else {
+            for (int i = 0; i < n; i++) {
+                double x = seat_lr(&rec[(size_t)i * (size_t)stride], model, a, c);
+                if (x > top)
+                    top = x;
+            }
+            for (int i = 0; i < n; i++)
+                sum += exp(seat_lr(&rec[(size_t)i * (size_t)stride], model, a, c) - top);
         }
-        double sum = 0;
-        for (int i = 0; i < n; i++)
-            sum += exp(seat_lr(&rec[(size_t)i * (size_t)stride], model, a, c) - top);
         ll[j] = top + log(sum / n);
         if (ll[j] > top_ll)
             top_ll = ll[j];
     }
+    free(id);
     /* the posterior mean under a uniform prior (not the most likely mu: after two or three
      * choices a random player's natural-looking plays make mu = 0.99 the likeliest, while
      * the posterior is still broad and its mean modest) */

@@ -487,6 +487,107 @@ static int prescore(ev *e, const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, int
     return nc;
 }
 
+/* The partial selection sort of cb_hcand_select_pre, step by step (short lists) */
+static void select_plain(cb_hcand *c, int from, int n, int k)
+{
+    for (int j = from; j < from + k; j++) {
+        int b = j;
+        for (int i = j + 1; i < n; i++)
+            if (c[i].pre > c[b].pre)
+                b = i;
+        cb_hcand tmp = c[b];
+        c[b] = c[j];
+        c[j] = tmp;
+    }
+}
+
+/* A chosen play's rank in the selection: higher pre first, then the lower position */
+typedef struct sel_key {
+    float pre;
+    int pos;
+} sel_key;
+
+static bool sel_before(sel_key a, sel_key b)
+{
+    return a.pre > b.pre || (a.pre == b.pre && a.pos < b.pos);
+}
+
+void cb_hcand_select_pre(cb_hcand *c, int from, int n, int k)
+{
+    enum { KMAX = 64, LMAX = 256 };
+    if (k <= 2 || k > KMAX || n - from <= k + 8) {
+        select_plain(c, from, n, k);
+        return;
+    }
+    /* the k-th best pre: a min-heap of the k best so far */
+    float h[KMAX] = {0};
+    int nh = 0;
+    for (int i = from; i < n; i++) {
+        float x = c[i].pre;
+        if (nh < k) { /* sift up */
+            int j = nh++;
+            while (j > 0 && h[(j - 1) / 2] > x) {
+                h[j] = h[(j - 1) / 2];
+                j = (j - 1) / 2;
+            }
+            h[j] = x;
+        } else if (x > h[0]) { /* replace the least, sift down */
+            int j = 0;
+            for (;;) {
+                int l = 2 * j + 1, m = l;
+                if (l >= k)
+                    break;
+                if (l + 1 < k && h[l + 1] < h[l])
+                    m = l + 1;
+                if (h[m] >= x)
+                    break;
+                h[j] = h[m];
+                j = m;
+            }
+            h[j] = x;
+        }
+    }
+    float theta = h[0];
+    /* the plays that can be chosen, in the order the selection takes them while none moves */
+    sel_key L[LMAX];
+    int m = 0;
+    for (int i = from; i < n; i++)
+        if (c[i].pre >= theta) {
+            if (m == LMAX) { /* a long tie at the bar: the plain steps */
+                select_plain(c, from, n, k);
+                return;
+            }
+            sel_key x = {c[i].pre, i};
+            int j = m++;
+            while (j > 0 && sel_before(x, L[j - 1])) {
+                L[j] = L[j - 1];
+                j--;
+            }
+            L[j] = x;
+        }
+    for (int s = 0; s < k; s++) {
+        int j = from + s, b = L[s].pos;
+        if (b == j)
+            continue;
+        cb_hcand tmp = c[b];
+        c[b] = c[j];
+        c[j] = tmp;
+        /* the play that stood at j (the lowest position left) now stands at b: when it is one
+         * of L's, it sits first among its equals and moves behind those now before it */
+        if (c[b].pre < theta)
+            continue;
+        int t = s + 1;
+        while (L[t].pos != j)
+            t++;
+        sel_key x = {c[b].pre, b};
+        while (t + 1 < m && sel_before(L[t + 1], x)) {
+            L[t] = L[t + 1];
+            t++;
+        }
+        L[t] = x;
+    }
+}
+
 /* Which candidates get an exact min-hands: all of them for small hands (cheap there), else the
  * best pre-score of every shape and length (the pre-score misjudges chains) plus the exact_top
  * best pre-scores overall, moved to the front. Returns how many. */
@@ -524,15 +625,8 @@ static int pick_exact(const ev *e, const cb_hcfg *cfg, cb_hws *ws, int nc)
         int want = top + cfg->exact_top;
         if (want > nc)
             want = nc;
-        for (; top < want; top++) {
-            int b = top;
-            for (int j = top + 1; j < nc; j++)
-                if (ws->cands[j].pre > ws->cands[b].pre)
-                    b = j;
-            cb_hcand tmp = ws->cands[b];
-            ws->cands[b] = ws->cands[top];
-            ws->cands[top] = tmp;
-        }
+        cb_hcand_select_pre(ws->cands, top, nc, want - top);
+        top = want;
     }
     return top;
 }

@@ -107,6 +107,13 @@ static inline int cb_hcand_best_first(cb_hcand *c, int n, int k)
     return j;
 }
 
+/* Move the best k pre-scores of c[from..n) to c[from..from+k) (k <= n - from), leaving c[] as
+ * the partial selection sort by pre would — step j swaps c[j] with the first highest pre of
+ * c[j..n) — but in about O(n + k log k) rather than O(k n): only the plays at or above the k-th
+ * best pre can be chosen, and a step moves one of them at most. The same order in full,
+ * unchosen plays included: the level-6 choice breaks ties by position. */
+void cb_hcand_select_pre(cb_hcand *c, int from, int n, int k);
+
 #define CB_MH_CACHE 2048  /* direct-mapped min-hands cache entries (power of two) */
 #define CB_BT_CACHE 64    /* cached binomial tails of a seat's share of the unseen cards */
 

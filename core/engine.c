@@ -7,6 +7,7 @@
 #include "msg.h"
 
 #include "bidding.h"
+#include "shuffle_int.h"
 #include "util_int.h"
 
 #include <stdarg.h>
@@ -39,30 +40,8 @@ struct cb_engine {
 /* a message for the caller, and -1 */
 #define fail(err, errlen, ...) core_msg_ret(-1, (err), (errlen), __VA_ARGS__)
 
-/* Shuffle the deck (Fisher-Yates) and deal hand_size cards to each hand; the rest is the
- * bottom. */
-static void shuffle_deal(const cb_rules *r, uint64_t seed, cb_cards hands[3], cb_cards *bottom)
-{
-    int ids[CB_NCARDS], n = 0;
-    for (int id = 0; id < CB_NCARDS; id++)
-        if (r->deck & cb_card_bit(id))
-            ids[n++] = id;
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)(cb_splitmix64(&seed) % (uint64_t)(i + 1)); /* seeded by the keyed stream */
-        int t = ids[i];
-        ids[i] = ids[j];
-        ids[j] = t;
-    }
-    int k = 0;
-    for (int s = 0; s < 3; s++) {
-        hands[s] = 0;
-        for (int c = 0; c < r->hand_size && k < n; c++)
-            hands[s] |= cb_card_bit(ids[k++]);
-    }
-    *bottom = 0;
-    while (k < n)
-        *bottom |= cb_card_bit(ids[k++]);
-}
+/* The engine's draw: its keyed stream's next word, modulo n (core/shuffle_int.h deals) */
+static uint32_t draw_mod(void *seed, uint32_t n) { return (uint32_t)(cb_splitmix64(seed) % n); }
 
 /* The deal's hand index h sits at seat (h - rotation) mod 3. */
 static int seat_of_hand(const cb_engine *e, int h) { return (h + 3 - e->rotation) % 3; }
@@ -92,7 +71,8 @@ static void deal_round(cb_engine *e)
             hands[h] = e->given_hands[h];
         bottom = e->given_bottom;
     } else {
-        shuffle_deal(r, cb_prf64(e->key, "deal", e->deal_index, (uint64_t)e->redeals, 0), hands, &bottom);
+        uint64_t seed = cb_prf64(e->key, "deal", e->deal_index, (uint64_t)e->redeals, 0);
+        cb_shuffle_deal(r->deck, r->hand_size, draw_mod, &seed, hands, &bottom);
     }
     for (int h = 0; h < 3; h++)
         e->dealt[seat_of_hand(e, h)] = hands[h];

@@ -3,7 +3,8 @@
 
 #include <stdlib.h>
 
-#include "util_int.h" /* core/: cb_splitmix64 */
+#include "shuffle_int.h" /* core/: cb_shuffle_deal */
+#include "util_int.h"    /* core/: cb_splitmix64 */
 
 void cbt_rng_seed(cbt_rng *g, uint64_t seed) { g->s = seed; }
 
@@ -127,25 +128,9 @@ cb_counts cbt_hand_with(cbt_rng *g, cb_counts pool, int n, int must, int heavy)
     return cb_count_add(hand, must, 1);
 }
 
+static uint32_t draw_cbt(void *g, uint32_t n) { return cbt_rng_below(g, n); }
+
 void cbt_deal(cbt_rng *g, cb_cards deck, int hand_size, cb_cards h[3], cb_cards *bottom)
 {
-    int ids[CB_NCARDS], n = 0;
-    for (int i = 0; i < CB_NCARDS; i++)
-        if (deck & cb_card_bit(i))
-            ids[n++] = i;
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)cbt_rng_below(g, (uint32_t)(i + 1));
-        int t = ids[i];
-        ids[i] = ids[j];
-        ids[j] = t;
-    }
-    int k = 0;
-    for (int s = 0; s < 3; s++) {
-        h[s] = 0;
-        for (int c = 0; c < hand_size; c++)
-            h[s] |= cb_card_bit(ids[k++]);
-    }
-    *bottom = 0;
-    for (; k < n; k++)
-        *bottom |= cb_card_bit(ids[k]);
+    cb_shuffle_deal(deck, hand_size, draw_cbt, g, h, bottom);
 }

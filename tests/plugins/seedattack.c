@@ -13,6 +13,8 @@
  */
 #include "tplug.h"
 
+#include "shuffle_int.h" /* core/: cb_shuffle_deal */
+
 #define GAMMA 0x9E3779B97F4A7C15ull
 
 static uint64_t mix64(uint64_t *s)
@@ -52,25 +54,14 @@ static uint64_t unmix(uint64_t z)
     return z - GAMMA;
 }
 
-/* The old shuffle: Fisher-Yates over the deck's ids with the stream, hand_size cards each. */
+static uint32_t old_draw(void *rng, uint32_t n) { return (uint32_t)(mix64(rng) % n); }
+
+/* The old shuffle: core's shuffle and deal (Fisher-Yates over the deck's ids) drawing from the
+ * stream, hand_size cards each. */
 static void old_deal(const cb_rules *r, uint64_t rng, cb_cards hands[3])
 {
-    int ids[CB_NCARDS], n = 0;
-    for (int id = 0; id < CB_NCARDS; id++)
-        if (r->deck & cb_card_bit(id))
-            ids[n++] = id;
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)(mix64(&rng) % (uint64_t)(i + 1));
-        int t = ids[i];
-        ids[i] = ids[j];
-        ids[j] = t;
-    }
-    int k = 0;
-    for (int s = 0; s < 3; s++) {
-        hands[s] = 0;
-        for (int c = 0; c < r->hand_size && k < n; c++)
-            hands[s] |= cb_card_bit(ids[k++]);
-    }
+    cb_cards bottom;
+    cb_shuffle_deal(r->deck, r->hand_size, old_draw, &rng, hands, &bottom);
 }
 
 /* From the seed of a game's decision number k (0 = its first), the hands the old stream dealt,

@@ -283,6 +283,81 @@ static void test_choice_only(void **state)
     assert_true(skipped > calls); /* the bound did skip */
 }
 
+/* The replay asks whether a recorded play is the model's choice (cb_heur_explains) rather than
+ * for the choice. The answer must be the full choice's (its counts, 0 for a pass, compared
+ * with the play) for the chosen play, the pass and up to ten other legal plays spread over
+ * the list, at every decision of level-6 deals, for level 6 and the deterministic
+ * personalities, in PDK (with and without a 包庄 declarer) and DDZ; both answers must occur,
+ * and the plays scored exactly besides the asked one must be fewer than the choice's exact
+ * candidates (the point of asking). */
+static void test_explains(void **state)
+{
+    (void)state;
+    static const char *const styles[] = {"none", "bomber", "hoarder", "chain"};
+    long asked = 0, yes = 0, checked = 0, exact = 0;
+    cb_move *moves = malloc(CB_MOVES_CAP * sizeof *moves);
+    assert_non_null(moves);
+    for (int mode = MODE_PDK; mode <= MODE_DDZ; mode++) {
+        table T;
+        table_open(&T, mode, 6, cbt_seed(86) + (uint64_t)mode);
+        cb_hws ws, ws2;
+        assert_int_equal(cb_hws_init(&ws), 0);
+        assert_int_equal(cb_hws_init(&ws2), 0);
+        for (int d = 0; d < 12; d++) {
+            table_deal(&T, mode);
+            while (T.g.winner < 0) {
+                cb_situ st;
+                cb_situ_from_deal(&T.g, &st);
+                cb_ctx ctx;
+                cb_situ_ctx(&st, &ctx);
+                int n = cb_legal_moves(st.rules, &ctx, moves, CB_MOVES_CAP);
+                assert_true(n > 0 && n <= CB_MOVES_CAP);
+                for (int k = 0; k < 4; k++) {
+                    cb_hcfg cfg;
+                    cb_hcfg_level(&cfg, 6);
+                    cfg.explain = false;
+                    cfg.choice_only = true;
+                    assert_int_equal(cb_hcfg_personality(&cfg, styles[k]), 0);
+                    cb_hchoice ch;
+                    assert_int_equal(cb_heur_choose(&cfg, &st, &ws, NULL, &ch), 0);
+                    cb_counts chosen = ch.move.shape == CB_PASS ? 0 : ch.move.counts;
+                    exact += ch.nexact;
+                    cb_counts ask[12];
+                    int na = 0;
+                    ask[na++] = chosen;
+                    ask[na++] = 0;
+                    for (int j = 0; j < 10 && j < n; j++)
+                        ask[na++] = moves[(long)j * n / 10].shape == CB_PASS ? 0 : moves[(long)j * n / 10].counts;
+                    for (int j = 0; j < na; j++) {
+                        int nm = 0;
+                        uint64_t c0 = ws2.exact_checked;
+                        int ex = cb_heur_explains(&cfg, &st, &ws2, ask[j], &nm);
+                        if (ex != (ask[j] == chosen) || nm != ch.nmoves)
+                            fail_msg("mode %d style %s, %d legal plays: asked %llx, explains says %d (%d moves), "
+                                     "the choice is %llx (%d moves)",
+                                     mode, styles[k], n, (unsigned long long)ask[j], ex, nm,
+                                     (unsigned long long)chosen, ch.nmoves);
+                        asked++;
+                        yes += ex;
+                        if (j == 0)
+                            checked += (long)(ws2.exact_checked - c0);
+                    }
+                }
+                table_step(&T);
+            }
+        }
+        cb_hws_free(&ws);
+        cb_hws_free(&ws2);
+        table_close(&T);
+    }
+    free(moves);
+    print_message("  %ld plays asked, %ld of them the choice; for the chosen play %ld other plays scored exactly, "
+                  "where the choice had %ld candidates to score\n", asked, yes, checked, exact);
+    assert_true(asked >= 10000);
+    assert_true(yes > 0 && yes < asked);
+    assert_true(checked < exact);
+}
+
 /* ---- the pool fixture (test_pool, test_walk) ---- */
 
 /* A pdk16 table of level-6 seats, two beliefs (the second builds the same pool again: the same
@@ -994,6 +1069,7 @@ int main(void)
         cmocka_unit_test(test_truth_explained),
         cmocka_unit_test(test_deviation_seen),
         cmocka_unit_test(test_choice_only),
+        cmocka_unit_test(test_explains),
         cmocka_unit_test(test_pool),
         cmocka_unit_test(test_walk),
         cmocka_unit_test(test_deadline),

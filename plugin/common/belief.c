@@ -14,7 +14,8 @@ int cb_belief_init(cb_belief *b)
     memset(b, 0, sizeof *b);
     cb_hcfg_level(&b->model, 6);
     b->model.explain = false;
-    b->model.choice_only = true; /* the replay reads the choice alone */
+    b->model.choice_only = true; /* a choice asked of it is read alone (the replay asks
+                                    cb_heur_explains, which needs no flag) */
     if (cb_hws_init(&b->ws) != 0)
         return -1;
     b->ready = true;
@@ -111,17 +112,17 @@ int cb_belief_record(cb_belief *b, const cb_view *v, const cb_cards hands[3], cb
         if (s != v->seat) {
             cb_situ st;
             cb_situ_from_deal(&g, &st);
-            cb_hchoice ch;
-            if (cb_heur_choose(&b->model, &st, &b->ws, NULL, &ch) != 0)
+            int nmoves = 0;
+            int explained = cb_heur_explains(&b->model, &st, &b->ws, cb_counts_of(h->cards), &nmoves);
+            if (explained < 0)
                 return -1;
-            if (ch.nmoves != 1) { /* a real choice (-1: it could go out in one play) */
+            if (nmoves != 1) { /* a real choice (-1: it could go out in one play) */
                 cb_belief_seat *o = &seat[(s - v->seat + 3) % 3 - 1];
                 o->dec++;
                 /* the options' count, for the chance level; going out in one play was not
                  * counted (the heuristic stops there): 2, the least a choice has */
-                o->logk += (float)log(ch.nmoves > 1 ? ch.nmoves : 2);
-                cb_counts want = ch.move.shape == CB_PASS ? 0 : ch.move.counts;
-                if (want != cb_counts_of(h->cards))
+                o->logk += (float)log(nmoves > 1 ? nmoves : 2);
+                if (!explained)
                     o->miss++;
                 if (b->rule_model) {
                     rb_choice rc;

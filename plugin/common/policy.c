@@ -631,6 +631,22 @@ static int pick_exact(const ev *e, const cb_hcfg *cfg, cb_hws *ws, int nc)
     return top;
 }
 
+/* The most candidate c (play m) can score at its exact min-hands after: mh(hand - m) >= mh0 - 1
+ * (m and a decomposition of the rest decompose the hand), and the score falls as mh1 grows
+ * except at mh1 <= 1 (bomb penalty, endgame bonus), so its largest over mh0 - 1 .. max(mh0 - 1,
+ * 2) bounds every exact one. t gets the last terms scored. */
+static double score_bound(ev *e, const cb_move *m, cb_hcand *c, terms *t)
+{
+    int lo = e->mh0 > 0 ? e->mh0 - 1 : 0;
+    double ub = -1e18;
+    for (int k = lo; k <= (lo > 2 ? lo : 2); k++) {
+        score_play(e, m, k, c->orisk, t);
+        if (t->score > ub)
+            ub = t->score;
+    }
+    return ub;
+}
+
 /* Score the first *top candidates with their exact min-hands after, then the pass as one more
  * exact candidate (*top grows by one). Returns the best's index (-1: none), its score and flags. */
 static int score_exact(ev *e, const cb_situ *s, cb_hws *ws, int *top_io, int pass_idx, double *best_sc,
@@ -655,16 +671,7 @@ static int score_exact(ev *e, const cb_situ *s, cb_hws *ws, int *top_io, int pas
         const cb_move *m = &ws->moves[c->idx];
         terms t;
         if (bound && best >= 0) {
-            /* mh(hand - m) >= mh0 - 1 (m and a decomposition of the rest decompose the hand),
-             * and the score falls as mh1 grows except at mh1 <= 1 (bomb penalty, endgame
-             * bonus): its largest over mh0 - 1 .. max(mh0 - 1, 2) bounds every exact one */
-            int lo = e->mh0 > 0 ? e->mh0 - 1 : 0;
-            double ub = -1e18;
-            for (int k = lo; k <= (lo > 2 ? lo : 2); k++) {
-                score_play(e, m, k, c->orisk, &t);
-                if (t.score > ub)
-                    ub = t.score;
-            }
+            double ub = score_bound(e, m, c, &t);
             if (ub < *best_sc || (ub == *best_sc && a > best)) {
                 c->score = (float)ub;
                 c->mh = -1;
@@ -815,6 +822,90 @@ int cb_heur_choose(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_rng *rng
                  cb_shape_names[pm->shape], e.mh0, pc->mh, 100.0 * pc->risk, pc->score,
                  pick == best ? "" : " (weak pick)");
     return 0;
+}
+
+/* score_exact's choice asked the other way round (cb_heur_explains): is the best of the top
+ * exact candidates and the pass — the highest exact score, then the lowest index; the pass only
+ * above every play — one whose counts are played (0: the pass)? */
+static int explains_exact(ev *e, const cb_situ *s, cb_hws *ws, int top, int pass_idx, cb_counts played)
+{
+    const cb_rules *r = s->rules;
+    terms t;
+    /* the bar: the played counts' best candidate (score, index), or the pass after them all */
+    double bar = -1e18;
+    int at = -1;
+    if (played == 0) {
+        if (pass_idx < 0)
+            return 0;
+        bar = score_pass(e);
+        at = top;
+    } else {
+        for (int a = 0; a < top; a++) {
+            const cb_move *m = &ws->moves[ws->cands[a].idx];
+            if (m->counts != played)
+                continue;
+            score_play(e, m, cb_hws_min_hands(ws, r, s->hand - m->counts), ws->cands[a].orisk, &t);
+            if (at < 0 || t.score > bar) { /* candidates visited by index: ties keep the first */
+                bar = t.score;
+                at = a;
+            }
+        }
+        if (at < 0)
+            return 0; /* not among the candidates scored exactly: never chosen */
+    }
+    /* any other play that beats the bar answers no; bounds spare the exact min-hands */
+    for (int a = 0; a < top; a++) {
+        cb_hcand *c = &ws->cands[a];
+        const cb_move *m = &ws->moves[c->idx];
+        if (a == at || (played != 0 && m->counts == played))
+            continue;
+        double ub = score_bound(e, m, c, &t);
+        if (ub < bar || (ub == bar && a > at))
+            continue;
+        ws->exact_checked++;
+        score_play(e, m, cb_hws_min_hands(ws, r, s->hand - m->counts), c->orisk, &t);
+        if (t.score > bar || (t.score == bar && a < at))
+            return 0;
+    }
+    return played != 0 && pass_idx >= 0 && score_pass(e) > bar ? 0 : 1;
+}
+
+int cb_heur_explains(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_counts played, int *nmoves)
+{
+    if (cfg->temperature > 0 || cfg->blunder > 0) { /* a sampling level: its best, as choose picks */
+        cb_hchoice ch;
+        if (cb_heur_choose(cfg, s, ws, NULL, &ch) != 0)
+            return -1;
+        *nmoves = ch.nmoves;
+        return (ch.move.shape == CB_PASS ? 0 : ch.move.counts) == played;
+    }
+    const cb_rules *r = s->rules;
+    cb_ctx ctx;
+    cb_situ_ctx(s, &ctx);
+    /* as cb_heur_choose: the whole hand in one play, else the legal plays and the candidates */
+    cb_move whole;
+    if (cb_hws_min_hands(ws, r, s->hand) == 1 && cb_play_legal(r, &ctx, s->hand, &whole, NULL, 0)) {
+        *nmoves = -1;
+        return whole.counts == played;
+    }
+    int n = cb_legal_moves(r, &ctx, ws->moves, ws->cap);
+    if (n > ws->cap) {
+        if (hws_grow(ws, n) != 0)
+            return -1;
+        n = cb_legal_moves(r, &ctx, ws->moves, ws->cap);
+    }
+    if (n <= 0)
+        return -1;
+    *nmoves = n;
+    if (n == 1)
+        return (ws->moves[0].shape == CB_PASS ? 0 : ws->moves[0].counts) == played;
+    ev e;
+    ev_init(&e, cfg, s, ws);
+    e.mh0 = cb_hws_min_hands(ws, r, s->hand);
+    int pass_idx;
+    int nc = prescore(&e, cfg, s, ws, n, &pass_idx);
+    int top = pick_exact(&e, cfg, ws, nc);
+    return explains_exact(&e, s, ws, top, pass_idx, played);
 }
 
 int cb_heur_deal_policy(void *user, const cb_deal *g, cb_move *out)

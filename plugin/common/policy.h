@@ -127,6 +127,8 @@ typedef struct cb_hws {
     int8_t mh_val[CB_MH_CACHE];
     uint64_t mh_calls, mh_hits;        /* statistics */
     uint64_t exact_skipped;            /* ... candidates cfg->choice_only left inexact */
+    uint64_t exact_checked;            /* ... plays cb_heur_explains scored exactly besides the
+                                          played one */
     uint32_t bt_key[CB_BT_CACHE];      /* holding model: tails by share (policy.c), 0 = empty */
     float bt_val[CB_BT_CACHE][5][5];
 } cb_hws;
@@ -150,6 +152,15 @@ typedef struct cb_hchoice {
 /* Choose a play. rng is used only when the configuration samples. Returns 0, or -1 when no
  * legal play exists (a broken situation) or memory runs out. */
 int cb_heur_choose(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_rng *rng, cb_hchoice *out);
+
+/* Is `played` (rank counts; 0: the pass) the play cb_heur_choose would choose in s (rng NULL)?
+ * The same answer as comparing its move's counts (0 for a pass) with played, for less work:
+ * the played play is scored first, and only plays whose bound could beat it get an exact
+ * min-hands — the first that does ends the question. Why: the belief replay asks exactly this
+ * at every other-seat decision of thousands of worlds, and most worlds' answer is no.
+ * *nmoves gets cb_hchoice.nmoves (-1: out in one play, 1: forced). Returns 1, 0, or -1 on
+ * failure (out of memory, no legal play). */
+int cb_heur_explains(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_counts played, int *nmoves);
 
 /* A cb_deal_policy for rollouts and tests: user = cb_heur_agent. */
 typedef struct cb_heur_agent {

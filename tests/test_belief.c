@@ -900,6 +900,60 @@ static void test_fit_per_seat(void **state)
     assert_true(mu1 - mu2 > 0.3);  /* and the fit tells the seats apart */
 }
 
+/* The fit's mu, written here again world by world from belief.h's formula (the grid, the
+ * log-sum-exp mean of the worlds' ratios, the posterior mean): cb_belief_fit_mu groups the
+ * worlds by their record and must give the very same double, for pools of a few record kinds,
+ * of many, and of more kinds than it groups (its plain loop then). */
+static double plain_fit(const cb_belief_seat *rec, int n, double k)
+{
+    double ll[CB_BELIEF_GRID], top_ll = -INFINITY;
+    for (int j = 0; j < CB_BELIEF_GRID; j++) {
+        double mu = CB_BELIEF_MU_MAX * j / (CB_BELIEF_GRID - 1);
+        double a = log1p(mu * (k - 1)), c = log1p(-mu), top = -INFINITY, sum = 0;
+        for (int i = 0; i < n; i++) {
+            double x = (rec[i].dec - rec[i].miss) * a + rec[i].miss * c;
+            if (x > top)
+                top = x;
+        }
+        for (int i = 0; i < n; i++)
+            sum += exp((rec[i].dec - rec[i].miss) * a + rec[i].miss * c - top);
+        ll[j] = top + log(sum / n);
+        if (ll[j] > top_ll)
+            top_ll = ll[j];
+    }
+    double z = 0, m = 0;
+    for (int j = 0; j < CB_BELIEF_GRID; j++) {
+        double p = exp(ll[j] - top_ll);
+        z += p;
+        m += p * (CB_BELIEF_MU_MAX * j / (CB_BELIEF_GRID - 1));
+    }
+    return m / z;
+}
+
+static void test_fit_grouped(void **state)
+{
+    (void)state;
+    enum { N = 5000 };
+    cb_belief_seat *rec = calloc(N, sizeof *rec);
+    assert_non_null(rec);
+    cbt_rng g;
+    cbt_rng_seed_named(&g, cbt_seed(87), "fit grouped");
+    static const int spans[] = {3, 12, 40, 120};
+    for (int t = 0; t < 40; t++) {
+        int n = 1 + (int)cbt_rng_below(&g, N), span = spans[t % 4];
+        for (int i = 0; i < n; i++) {
+            rec[i].dec = (int16_t)cbt_rng_below(&g, (uint32_t)span);
+            rec[i].miss = (int16_t)(rec[i].dec ? cbt_rng_below(&g, (uint32_t)rec[i].dec + 1) : 0);
+        }
+        double k = 1.5 + (double)cbt_rng_below(&g, 200) / 10;
+        double want = plain_fit(rec, n, k), got = cb_belief_fit_mu(rec, 1, n, k);
+        if (got != want)
+            fail_msg("case %d (%d worlds, records up to %d decisions, k %.1f): mu %.17g, world by world %.17g", t,
+                     n, span, k, got, want);
+    }
+    free(rec);
+}
+
 /* Both random: mu low for both, and the weights closer to uniform than the fixed eps's. */
 static void test_fit_random(void **state)
 {
@@ -1078,6 +1132,7 @@ int main(void)
         cmocka_unit_test(test_repeat),
         cmocka_unit_test(test_fit_per_seat),
         cmocka_unit_test(test_fit_random),
+        cmocka_unit_test(test_fit_grouped),
         cmocka_unit_test(test_fit_truth_rank),
         cmocka_unit_test(test_mix_models),
     };

@@ -753,6 +753,29 @@ static int sample_pick(const cb_hcfg *cfg, const cb_hws *ws, int top, int best, 
     return pick;
 }
 
+/* The evaluation of s (e) and its candidates among the n legal plays in ws->moves: every play
+ * pre-scored, the ones to score exactly moved to the front (their count returned), the pass's
+ * index in *pass_idx (-1: none) */
+static int candidates(ev *e, const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, int n, int *pass_idx)
+{
+    ev_init(e, cfg, s, ws);
+    e->mh0 = cb_hws_min_hands(ws, s->rules, s->hand);
+    int nc = prescore(e, cfg, s, ws, n, pass_idx);
+    return pick_exact(e, cfg, ws, nc);
+}
+
+/* The legal plays into ws->moves (grown to hold them all); their count, -1 out of memory */
+static int legal_plays(const cb_rules *r, const cb_ctx *ctx, cb_hws *ws)
+{
+    int n = cb_legal_moves(r, ctx, ws->moves, ws->cap);
+    if (n > ws->cap) {
+        if (hws_grow(ws, n) != 0)
+            return -1;
+        n = cb_legal_moves(r, ctx, ws->moves, ws->cap);
+    }
+    return n;
+}
+
 int cb_heur_choose(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_rng *rng, cb_hchoice *out)
 {
     const cb_rules *r = s->rules;
@@ -774,12 +797,7 @@ int cb_heur_choose(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_rng *rng
         return 0;
     }
 
-    int n = cb_legal_moves(r, &ctx, ws->moves, ws->cap);
-    if (n > ws->cap) {
-        if (hws_grow(ws, n) != 0)
-            return -1;
-        n = cb_legal_moves(r, &ctx, ws->moves, ws->cap);
-    }
+    int n = legal_plays(r, &ctx, ws);
     if (n <= 0)
         return -1;
     out->nmoves = n;
@@ -789,11 +807,8 @@ int cb_heur_choose(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_rng *rng
     }
 
     ev e;
-    ev_init(&e, cfg, s, ws);
-    e.mh0 = cb_hws_min_hands(ws, r, s->hand);
     int pass_idx;
-    int nc = prescore(&e, cfg, s, ws, n, &pass_idx);
-    int top = pick_exact(&e, cfg, ws, nc);
+    int top = candidates(&e, cfg, s, ws, n, &pass_idx);
     double best_sc;
     uint32_t best_flags;
     int best = score_exact(&e, s, ws, &top, pass_idx, &best_sc, &best_flags);
@@ -888,23 +903,15 @@ int cb_heur_explains(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_counts
         *nmoves = -1;
         return whole.counts == played;
     }
-    int n = cb_legal_moves(r, &ctx, ws->moves, ws->cap);
-    if (n > ws->cap) {
-        if (hws_grow(ws, n) != 0)
-            return -1;
-        n = cb_legal_moves(r, &ctx, ws->moves, ws->cap);
-    }
+    int n = legal_plays(r, &ctx, ws);
     if (n <= 0)
         return -1;
     *nmoves = n;
     if (n == 1)
         return (ws->moves[0].shape == CB_PASS ? 0 : ws->moves[0].counts) == played;
     ev e;
-    ev_init(&e, cfg, s, ws);
-    e.mh0 = cb_hws_min_hands(ws, r, s->hand);
     int pass_idx;
-    int nc = prescore(&e, cfg, s, ws, n, &pass_idx);
-    int top = pick_exact(&e, cfg, ws, nc);
+    int top = candidates(&e, cfg, s, ws, n, &pass_idx);
     return explains_exact(&e, s, ws, top, pass_idx, played);
 }
 

@@ -846,13 +846,14 @@ static int explains_exact(ev *e, const cb_situ *s, cb_hws *ws, int top, int pass
 {
     const cb_rules *r = s->rules;
     terms t;
-    /* the bar: the played counts' best candidate (score, index), or the pass after them all */
+    /* the bar: the played counts' best candidate (score, index), or the pass after them all —
+     * at its score as score_exact keeps it, a float */
     double bar = -1e18;
     int at = -1;
     if (played == 0) {
         if (pass_idx < 0)
             return 0;
-        bar = score_pass(e);
+        bar = (float)score_pass(e);
         at = top;
     } else {
         for (int a = 0; a < top; a++) {
@@ -882,7 +883,7 @@ static int explains_exact(ev *e, const cb_situ *s, cb_hws *ws, int top, int pass
         if (t.score > bar || (t.score == bar && a < at))
             return 0;
     }
-    return played != 0 && pass_idx >= 0 && score_pass(e) > bar ? 0 : 1;
+    return played != 0 && pass_idx >= 0 && (float)score_pass(e) > bar ? 0 : 1;
 }
 
 int cb_heur_explains(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_counts played, int *nmoves)

@@ -6,11 +6,13 @@
  * who led a lone 4 rarely holds a pair of 4s. Belief replays the deal inside each world — the
  * hands as they were dealt are the world's hands plus everything each seat has played — and
  * asks an opponent model (the shared heuristic, level 6 by default) what each other seat would
- * have done at each of its past decisions that offered a choice. A world's weight is
- * eps^(decisions the model would have made differently): 1 for a world in which every past
- * choice was the model's own, less for each one it explains only as a deviation. eps = 1 turns
- * the weighting off; eps close to 0 trusts the model completely (right against a level-6
- * heuristic, wrong against anyone else: the default keeps a real weight on deviations).
+ * have done at each of its past decisions that offered a choice (cb_heur_explains: is the
+ * recorded play the model's choice? — the same answer for fewer exact scores). A world's
+ * weight is eps^(decisions the model would have made differently): 1 for a world in which
+ * every past choice was the model's own, less for each one it explains only as a deviation.
+ * eps = 1 turns the weighting off; eps close to 0 trusts the model completely (right against
+ * a level-6 heuristic, wrong against anyone else: the default keeps a real weight on
+ * deviations).
  *
  * The fixed eps assumes the other seats ARE the model. Fitted weights (b->fit) assume less: each
  * other seat o plays the model's choice with probability mu_o and otherwise something we cannot

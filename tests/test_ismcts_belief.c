@@ -1,5 +1,5 @@
 /* ismcts's belief pool on positions from heuristic deals: its default size unless
- * belief_worlds is given, its growth when belief_explained is given, belief_fit's sharper weights (with
+ * belief_worlds is given (and belief_early while many cards are hidden), its growth when belief_explained is given, belief_fit's sharper weights (with
  * inference = fixed), and the inference key: fit by default, belief given meaning fixed, off
  * meaning no pool. */
 #include <setjmp.h>
@@ -19,11 +19,12 @@
 #include "support/randhand.h"
 #include "../plugin/ismcts/ismcts.h"
 
-/* ---- the belief pool's size: by game unless given ---- */
+/* ---- the belief pool's size: by game and by how much is hidden, unless given ---- */
 
 /* The pool's size in the explanation of the first searched decision (not forced, not the
- * endgame solver) that inst makes along heuristic play of one deal; -1 when none came. */
-static int pool_worlds(cbt_player *P, void *inst, bool ddz)
+ * endgame solver) that inst makes along heuristic play of one deal with more than hidden_gt and
+ * at most hidden_le cards hidden from the deciding seat; -1 when none came. */
+static int pool_worlds(cbt_player *P, void *inst, bool ddz, int hidden_gt, int hidden_le)
 {
     cbt_player_start(P, ddz ? 0 : -1);
     int bids[3] = {1, 0, 0};
@@ -33,18 +34,38 @@ static int pool_worlds(cbt_player *P, void *inst, bool ddz)
             cb_view v;
             cb_deal_view(&P->g, ddz ? bids : NULL, cbt_rng_next(&P->rng), &v);
             v.budget_ms = 0;
-            cb_decision d;
-            cbt_dec_init(&d);
-            assert_int_equal(P->a->bot->decide_play(inst, &v, &d), 0);
-            const char *w = strstr(d.explain, " worlds=");
-            if (strncmp(d.explain, "ismcts v=", 9) == 0 && w)
-                got = atoi(w + 8);
+            int hidden = 0;
+            for (int o = 0; o < 3; o++)
+                hidden += o == v.seat ? 0 : v.cards_left[o];
+            if (hidden > hidden_gt && hidden <= hidden_le) {
+                cb_decision d;
+                cbt_dec_init(&d);
+                assert_int_equal(P->a->bot->decide_play(inst, &v, &d), 0);
+                const char *w = strstr(d.explain, " worlds=");
+                if (strncmp(d.explain, "ismcts v=", 9) == 0 && w)
+                    got = atoi(w + 8);
+            }
         }
         cbt_player_step(P, false);
     }
     return got;
 }
 
+/* The pool of inst's first searched decision with hidden cards in (gt, le] over up to 20 deals,
+ * against want (a world the sampler cannot find is skipped, so a few may be missing). */
+static void expect_pool(cbt_player *P, void *inst, bool ddz, int gt, int le, int want, const char *what)
+{
+    int n = -1;
+    for (int deal = 0; deal < 20 && n < 0; deal++)
+        n = pool_worlds(P, inst, ddz, gt, le);
+    print_message("%s %s, %d-%d cards hidden: pool of %d worlds (want %d)\n", ddz ? "ddz" : "pdk16", what,
+                  gt + 1, le, n, want);
+    assert_true(n <= want && n >= want * 9 / 10);
+}
+
+/* Defaults of plugin/ismcts/ismcts.h (README's table): PDK 300 worlds, DDZ 3000, throughout
+ * (belief_early 0). belief_worlds given sets both; belief_early = 300 (DDZ) or 50 holds while
+ * more than belief_early_hidden (24, or moved) cards are hidden, then the pool is belief_worlds. */
 static void test_pool_size(void **state)
 {
     const cbt_bot_plugin *a = *state;
@@ -53,25 +74,36 @@ static void test_pool_size(void **state)
      * growth) */
     cb_param dflt[1] = {{"iterations", "50"}};
     cb_param given[2] = {{"iterations", "50"}, {"belief_worlds", "123"}};
+    cb_param early300[2] = {{"iterations", "50"}, {"belief_early", "300"}};
     const char *presets[] = {"pdk16", "ddz"};
-    const int want[] = {300, 3000}; /* the defaults of plugin/ismcts/ismcts.h (README's table) */
+    const int want[] = {300, 3000};
     for (int gi = 0; gi < 2; gi++) {
         assert_int_equal(cb_rules_preset(presets[gi], &P->r), 0);
         bool ddz = P->r.game == CB_GAME_DDZ;
         void *i1 = cbt_ism_make(a, dflt, 1), *i2 = cbt_ism_make(a, given, 2);
+        /* the threshold moved: a PDK seat sees 32 cards hidden at most, a DDZ seat 37 */
+        int gt = ddz ? 30 : 20;
+        cb_param moved[3] = {{"iterations", "50"}, {"belief_early", "50"}, {"belief_early_hidden", ddz ? "30" : "20"}};
+        void *i3 = cbt_ism_make(a, early300, 2), *i4 = cbt_ism_make(a, moved, 3);
         assert_non_null(i1);
         assert_non_null(i2);
-        int n1 = -1, n2 = -1;
-        for (int deal = 0; deal < 20 && n1 < 0; deal++)
-            n1 = pool_worlds(P, i1, ddz);
-        for (int deal = 0; deal < 20 && n2 < 0; deal++)
-            n2 = pool_worlds(P, i2, ddz);
-        print_message("%s: pool of %d worlds by default, %d with belief_worlds = 123\n", presets[gi], n1, n2);
-        /* a world the sampler cannot find is skipped, so allow a few missing */
-        assert_true(n1 <= want[gi] && n1 >= want[gi] * 9 / 10);
-        assert_true(n2 <= 123 && n2 >= 110);
+        assert_non_null(i3);
+        assert_non_null(i4);
+        /* README's table, against plugin/ismcts/ismcts.h */
+        int late = want[gi];
+        assert_int_equal(late, ddz ? IS_BELIEF_WORLDS_DDZ : IS_BELIEF_WORLDS_PDK);
+        expect_pool(P, i1, ddz, 24, 99, late, "default");
+        expect_pool(P, i1, ddz, 0, 24, late, "default");
+        expect_pool(P, i2, ddz, 24, 99, 123, "belief_worlds = 123");
+        expect_pool(P, i2, ddz, 0, 24, 123, "belief_worlds = 123");
+        expect_pool(P, i3, ddz, 24, 99, 300, "belief_early = 300");
+        expect_pool(P, i3, ddz, 0, 24, late, "belief_early = 300");
+        expect_pool(P, i4, ddz, gt, 99, 50, "belief_early = 50, threshold moved");
+        expect_pool(P, i4, ddz, gt - 6, gt, late, "belief_early = 50, threshold moved");
         a->bot->destroy(i1);
         a->bot->destroy(i2);
+        a->bot->destroy(i3);
+        a->bot->destroy(i4);
     }
     cbt_player_free(P);
 }

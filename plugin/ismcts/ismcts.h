@@ -122,6 +122,9 @@ typedef struct is_params {
     double stop_z;         /* halving's early stop: the paired lead, in standard errors (0: off) */
     int stop_min;          /* ... tested every this many worlds of a round */
     int bid_by;            /* IS_BID_*: DDZ bids by expected points or by the win-rate thresholds */
+    int belief_early;      /* worlds in the pool while more than belief_early_hidden cards are
+                              hidden from me (0: belief_worlds throughout) */
+    int belief_early_hidden;
 } is_params;
 
 typedef struct is_inst {

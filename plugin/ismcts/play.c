@@ -152,6 +152,14 @@ static int build_pool(is_inst *m, const cb_view *v, is_setup *S, int threads, co
      * share (the growth below stops at the same deadline) */
     m->belief.deadline_ns = L->pool_deadline;
     int worlds = m->p.belief_worlds > 0 ? m->p.belief_worlds : ddz ? IS_BELIEF_WORLDS_DDZ : IS_BELIEF_WORLDS_PDK;
+    /* early in a deal the record says little about the hidden hands: a smaller pool reads it
+     * almost as well, for much less time (notes/DESIGN-NOTES.md, belief_early) */
+    int hidden = 0;
+    for (int o = 0; o < 3; o++)
+        hidden += o == v->seat ? 0 : v->cards_left[o];
+    int early = m->p.belief_early;
+    if (early > 0 && early < worlds && hidden > m->p.belief_early_hidden)
+        worlds = early;
     int explained_min = m->p.belief_explained;
     int pooled = m->p.belief < 1 ? is_pool_fill(m, v, threads, S->seed, 0, worlds) : 0;
     int explained = is_pool_best(&m->belief, pooled);

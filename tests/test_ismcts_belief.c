@@ -1,7 +1,7 @@
 /* ismcts's belief pool on positions from heuristic deals: its default size unless
- * belief_worlds is given (and belief_early while many cards are hidden), its growth when belief_explained is given, belief_fit's sharper weights (with
- * inference = fixed), and the inference key: fit by default, belief given meaning fixed, off
- * meaning no pool. */
+ * belief_worlds is given (and belief_early while many cards are hidden), its growth when
+ * belief_explained is given, belief_fit's sharper weights (with inference = fixed), and the
+ * inference key: fit by default, belief given meaning fixed, off meaning no pool. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -83,7 +83,8 @@ static void test_pool_size(void **state)
         void *i1 = cbt_ism_make(a, dflt, 1), *i2 = cbt_ism_make(a, given, 2);
         /* the threshold moved: a PDK seat sees 32 cards hidden at most, a DDZ seat 37 */
         int gt = ddz ? 30 : 20;
-        cb_param moved[3] = {{"iterations", "50"}, {"belief_early", "50"}, {"belief_early_hidden", ddz ? "30" : "20"}};
+        cb_param moved[3] = {{"iterations", "50"}, {"belief_early", "50"},
+                             {"belief_early_hidden", ddz ? "30" : "20"}};
         void *i3 = cbt_ism_make(a, early300, 2), *i4 = cbt_ism_make(a, moved, 3);
         assert_non_null(i1);
         assert_non_null(i2);

@@ -233,56 +233,6 @@ static void test_deviation_seen(void **state)
     assert_true(t.truth_miss > t.compared / 20); /* level 1 plays otherwise, and it shows */
 }
 
-/* The replay's model asks only for the choice (cb_hcfg.choice_only): candidates that could not
- * beat the best so far even at the fewest plays after them get no exact min-hands. The choice
- * must be the full scoring's at every decision of level-6 deals, for level 6 and for the
- * deterministic personalities (the bomber's bomb bonus breaks the score's fall with min-hands
- * at one play left, which the bound covers), in both games; and candidates were skipped. */
-static void test_choice_only(void **state)
-{
-    (void)state;
-    static const char *const styles[] = {"none", "bomber", "hoarder", "chain"};
-    long decisions = 0, skipped = 0, calls = 0;
-    for (int mode = MODE_PDK; mode <= MODE_DDZ; mode++) {
-        table T;
-        table_open(&T, mode, 6, cbt_seed(85) + (uint64_t)mode);
-        cb_hws ws;
-        assert_int_equal(cb_hws_init(&ws), 0);
-        for (int d = 0; d < 30; d++) {
-            table_deal(&T, mode);
-            while (T.g.winner < 0) {
-                cb_situ st;
-                cb_situ_from_deal(&T.g, &st);
-                for (int k = 0; k < 4; k++) {
-                    cb_hcfg full, fast;
-                    cb_hcfg_level(&full, 6);
-                    full.explain = false;
-                    assert_int_equal(cb_hcfg_personality(&full, styles[k]), 0);
-                    fast = full;
-                    fast.choice_only = true;
-                    cb_hchoice a, b;
-                    assert_int_equal(cb_heur_choose(&full, &st, &ws, NULL, &a), 0);
-                    uint64_t before = ws.exact_skipped;
-                    assert_int_equal(cb_heur_choose(&fast, &st, &ws, NULL, &b), 0);
-                    skipped += (long)(ws.exact_skipped - before);
-                    calls++;
-                    assert_int_equal(a.nmoves, b.nmoves);
-                    assert_int_equal(a.move.shape, b.move.shape);
-                    assert_true(a.move.counts == b.move.counts);
-                }
-                decisions++;
-                table_step(&T);
-            }
-        }
-        cb_hws_free(&ws);
-        table_close(&T);
-    }
-    print_message("  %ld decisions x 4 styles: the same choice with choice_only; %ld candidates skipped (%.1f a "
-                  "call)\n", decisions, skipped, (double)skipped / (double)calls);
-    assert_true(decisions >= 1000);
-    assert_true(skipped > calls); /* the bound did skip */
-}
-
 /* The replay asks whether a recorded play is the model's choice (cb_heur_explains) rather than
  * for the choice. The answer must be the full choice's (its counts, 0 for a pass, compared
  * with the play) for the chosen play, the pass and up to ten other legal plays spread over
@@ -316,7 +266,6 @@ static void test_explains(void **state)
                     cb_hcfg cfg;
                     cb_hcfg_level(&cfg, 6);
                     cfg.explain = false;
-                    cfg.choice_only = true;
                     assert_int_equal(cb_hcfg_personality(&cfg, styles[k]), 0);
                     cb_hchoice ch;
                     assert_int_equal(cb_heur_choose(&cfg, &st, &ws, NULL, &ch), 0);
@@ -1122,7 +1071,6 @@ int main(void)
         cmocka_unit_test(test_temper),
         cmocka_unit_test(test_truth_explained),
         cmocka_unit_test(test_deviation_seen),
-        cmocka_unit_test(test_choice_only),
         cmocka_unit_test(test_explains),
         cmocka_unit_test(test_pool),
         cmocka_unit_test(test_walk),

@@ -14,8 +14,6 @@ int cb_belief_init(cb_belief *b)
     memset(b, 0, sizeof *b);
     cb_hcfg_level(&b->model, 6);
     b->model.explain = false;
-    b->model.choice_only = true; /* a choice asked of it is read alone (the replay asks
-                                    cb_heur_explains, which needs no flag) */
     if (cb_hws_init(&b->ws) != 0)
         return -1;
     b->ready = true;

@@ -657,37 +657,17 @@ static int score_exact(ev *e, const cb_situ *s, cb_hws *ws, int *top_io, int pas
     int best = -1;
     *best_sc = -1e18;
     *best_flags = 0;
-    /* choice_only: the best pre-score first, so that the bound below bites early; the best is
-     * still the first maximum in the candidates' order (ties to the lower index) */
-    bool bound = e->cfg->choice_only && !(e->cfg->temperature > 0 || e->cfg->blunder > 0);
-    int first = 0;
-    if (bound)
-        for (int a = 1; a < top; a++)
-            if (ws->cands[a].pre > ws->cands[first].pre)
-                first = a;
-    for (int i = 0; i < top; i++) {
-        int a = i == 0 ? first : i <= first ? i - 1 : i;
+    for (int a = 0; a < top; a++) {
         cb_hcand *c = &ws->cands[a];
         const cb_move *m = &ws->moves[c->idx];
         terms t;
-        if (bound && best >= 0) {
-            double ub = score_bound(e, m, c, &t);
-            if (ub < *best_sc || (ub == *best_sc && a > best)) {
-                c->score = (float)ub;
-                c->mh = -1;
-                c->exact = 0;
-                c->risk = t.risk;
-                ws->exact_skipped++;
-                continue;
-            }
-        }
         int mh1 = cb_hws_min_hands(ws, r, s->hand - m->counts);
         score_play(e, m, mh1, c->orisk, &t);
         c->score = (float)t.score;
         c->mh = (int8_t)mh1;
         c->exact = 1;
         c->risk = t.risk;
-        if (t.score > *best_sc || (t.score == *best_sc && a < best)) {
+        if (t.score > *best_sc) { /* ties keep the first */
             *best_sc = t.score;
             best = a;
             *best_flags = t.flags;

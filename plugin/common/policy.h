@@ -56,12 +56,6 @@ typedef struct cb_hcfg {
     double loss_cap;      /* never choose a play scoring more than this below the best */
     /* weights (plays units), [0] PDK, [1] DDZ */
     cb_hweights w[2];
-    /* Only the choice is read (belief's replay): a candidate whose score could not pass the
-     * best so far even at the fewest plays after it can have (min-hands before - 1) gets no
-     * exact min-hands. The same choice; the other candidates' scores, min-hands and nexact
-     * are then bounds, not exact (cb_hws.exact_skipped counts the skipped). Not for sampling
-     * levels (temperature, blunder), which read every score. */
-    bool choice_only;
 } cb_hcfg;
 
 /* Level 6's exact_top: plays scored with an exact min-hands after. ismcts's tree_exact and
@@ -126,7 +120,6 @@ typedef struct cb_hws {
     cb_counts mh_key[CB_MH_CACHE];
     int8_t mh_val[CB_MH_CACHE];
     uint64_t mh_calls, mh_hits;        /* statistics */
-    uint64_t exact_skipped;            /* ... candidates cfg->choice_only left inexact */
     uint64_t exact_checked;            /* ... plays cb_heur_explains scored exactly besides the
                                           played one */
     uint32_t bt_key[CB_BT_CACHE];      /* holding model: tails by share (policy.c), 0 = empty */

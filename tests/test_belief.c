@@ -239,12 +239,14 @@ static void test_deviation_seen(void **state)
  * the list, at every decision of level-6 deals, for level 6 and the deterministic
  * personalities, in PDK (with and without a 包庄 declarer) and DDZ; both answers must occur,
  * and the plays scored exactly besides the asked one must be fewer than the choice's exact
- * candidates (the point of asking). */
+ * candidates (the point of asking). A hint (a play to try first) must not change an answer,
+ * and the shortcut for many plays (a no proven by a class best) must have been taken. */
 static void test_explains(void **state)
 {
     (void)state;
     static const char *const styles[] = {"none", "bomber", "hoarder", "chain"};
-    long asked = 0, yes = 0, checked = 0, exact = 0;
+    long asked = 0, yes = 0, checked = 0, exact = 0, proofs = 0;
+    cb_counts carried = 0;
     cb_move *moves = malloc(CB_MOVES_CAP * sizeof *moves);
     assert_non_null(moves);
     for (int mode = MODE_PDK; mode <= MODE_DDZ; mode++) {
@@ -278,31 +280,42 @@ static void test_explains(void **state)
                     for (int j = 0; j < 10 && j < n; j++)
                         ask[na++] = moves[(long)j * n / 10].shape == CB_PASS ? 0 : moves[(long)j * n / 10].counts;
                     for (int j = 0; j < na; j++) {
-                        int nm = 0;
-                        uint64_t c0 = ws2.exact_checked;
-                        int ex = cb_heur_explains(&cfg, &st, &ws2, ask[j], &nm);
-                        if (ex != (ask[j] == chosen) || nm != ch.nmoves)
-                            fail_msg("mode %d style %s, %d legal plays: asked %llx, explains says %d (%d moves), "
-                                     "the choice is %llx (%d moves)",
-                                     mode, styles[k], n, (unsigned long long)ask[j], ex, nm,
-                                     (unsigned long long)chosen, ch.nmoves);
-                        asked++;
-                        yes += ex;
-                        if (j == 0)
-                            checked += (long)(ws2.exact_checked - c0);
+                        /* hints: none, the choice, another asked play, and one carried from
+                         * ask to ask as the replay carries it: the same answer with each */
+                        for (int hk = 0; hk < 4; hk++) {
+                            cb_counts h = hk == 1 ? chosen : hk == 2 ? ask[(j + 3) % na] : carried;
+                            int nm = 0;
+                            uint64_t c0 = ws2.exact_checked;
+                            int ex = cb_heur_explains(&cfg, &st, &ws2, ask[j], hk == 0 ? NULL : &h, &nm);
+                            if (ex != (ask[j] == chosen) || nm != ch.nmoves)
+                                fail_msg("mode %d style %s, %d legal plays: asked %llx (hint %d: %llx), explains "
+                                         "says %d (%d moves), the choice is %llx (%d moves)",
+                                         mode, styles[k], n, (unsigned long long)ask[j], hk,
+                                         (unsigned long long)(hk == 0 ? 0 : h), ex, nm,
+                                         (unsigned long long)chosen, ch.nmoves);
+                            if (hk == 3)
+                                carried = h;
+                            asked++;
+                            yes += ex;
+                            if (j == 0 && hk == 0)
+                                checked += (long)(ws2.exact_checked - c0);
+                        }
                     }
                 }
                 table_step(&T);
             }
         }
         cb_hws_free(&ws);
+        proofs += (long)ws2.class_proofs;
         cb_hws_free(&ws2);
         table_close(&T);
     }
     free(moves);
     print_message("  %ld plays asked, %ld of them the choice; for the chosen play %ld other plays scored exactly, "
-                  "where the choice had %ld candidates to score\n", asked, yes, checked, exact);
-    assert_true(asked >= 10000);
+                  "where the choice had %ld candidates to score; %ld answers no proven by a class best\n", asked,
+                  yes, checked, exact, proofs);
+    assert_true(asked >= 40000);
+    assert_true(proofs > 1000); /* the shortcut was asked to prove, and did */
     assert_true(yes > 0 && yes < asked);
     assert_true(checked < exact);
 }

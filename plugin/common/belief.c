@@ -61,6 +61,11 @@ static int grow(cb_belief *b, int n, int nhist)
         if (!r)
             return -1;
         b->hist = r;
+        cb_counts *hn = realloc(b->hint, (size_t)nhist * sizeof *hn);
+        if (!hn)
+            return -1;
+        memset(hn, 0, (size_t)nhist * sizeof *hn);
+        b->hint = hn;
         b->hist_cap = nhist;
     }
     return 0;
@@ -111,7 +116,7 @@ int cb_belief_record(cb_belief *b, const cb_view *v, const cb_cards hands[3], cb
             cb_situ st;
             cb_situ_from_deal(&g, &st);
             int nmoves = 0;
-            int explained = cb_heur_explains(&b->model, &st, &b->ws, cb_counts_of(h->cards), &nmoves);
+            int explained = cb_heur_explains(&b->model, &st, &b->ws, cb_counts_of(h->cards), &b->hint[i], &nmoves);
             if (explained < 0)
                 return -1;
             if (nmoves != 1) { /* a real choice (-1: it could go out in one play) */
@@ -673,6 +678,7 @@ void cb_belief_release(cb_belief *b)
     free(b->slot);
     free(b->cum);
     free(b->hist);
+    free(b->hint);
     free(b->seen);
     if (b->rws) { /* its buffers are regrown when next asked */
         rb_ws_free(b->rws);
@@ -686,6 +692,7 @@ void cb_belief_release(cb_belief *b)
     b->slot = NULL;
     b->cum = NULL;
     b->hist = NULL;
+    b->hint = NULL;
     b->seen = NULL;
     b->n = b->cap = b->hist_cap = b->seen_cap = 0;
 }

@@ -102,6 +102,9 @@ typedef struct cb_belief {
     double beta;               /* the likelihood exponent of cb_belief_temper (1: untempered) */
     double k[2];               /* the chance level's option count per other seat */
     cb_play_rec *hist;         /* scratch: the replayed record */
+    cb_counts *hint;           /* scratch, [record step]: the play that proved the recorded one
+                                  not the model's in an earlier world (cb_heur_explains' hint:
+                                  speed only) */
     int hist_cap;
     int *seen;                 /* scratch of cb_belief_fill: its share's slots by world (an
                                   open-addressing table, -1 empty) */

@@ -866,7 +866,122 @@ static int explains_exact(ev *e, const cb_situ *s, cb_hws *ws, int top, int pass
     return played != 0 && pass_idx >= 0 && (float)score_pass(e) > bar ? 0 : 1;
 }
 
-int cb_heur_explains(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_counts played, int *nmoves)
+/* explains' shortcut where pick_exact selects (many plays): a play that is the best pre-score
+ * of its class (shape, length) is always among the exactly scored candidates, so one whose
+ * exact score passes every play of the played counts proves the answer no — whether or not
+ * the played play made the selection. The classes are pre-scored one at a time, the hint's
+ * first and then the smallest, so that a no costs a few classes' pre-scores instead of every
+ * play's and the selection. Returns true for a proven no (*hint: the play that proved it);
+ * false when unproven (ties, or no class best passes in the classes tried), and the caller
+ * asks in full. e is set up as candidates() sets it. */
+static bool no_by_class_best(ev *e, const cb_situ *s, cb_hws *ws, int n, cb_counts played, cb_counts *hint)
+{
+    enum { NCLS = 64 };
+    const cb_rules *r = s->rules;
+    /* the bar: the best exact score of the plays with the played counts (pass: not asked) */
+    double bar = -1e18;
+    bool found = false;
+    for (int i = 0; i < n; i++) {
+        const cb_move *m = &ws->moves[i];
+        if (m->shape == CB_PASS || m->counts != played)
+            continue;
+        float rk[3] = {0, 0, 0};
+        for (int j = 0; j < e->nopp; j++)
+            rk[e->opp[j]] = seat_beat(e, e->opp[j], m, true);
+        terms t;
+        score_play(e, m, cb_hws_min_hands(ws, r, s->hand - m->counts), rk, &t);
+        if (!found || t.score > bar)
+            bar = t.score;
+        found = true;
+    }
+    if (!found)
+        return false; /* not a legal play: the full answer (no) is cheap to reach anyway */
+    /* the classes, their sizes and, per play, its class */
+    int cls_q[NCLS], cls_n[NCLS], ncls = 0;
+    int8_t *cid = (int8_t *)ws->cands; /* scratch: the cands are rewritten by the full path */
+    int hint_cls = -1;
+    for (int i = 0; i < n; i++) {
+        const cb_move *m = &ws->moves[i];
+        cid[i] = -1;
+        if (m->shape == CB_PASS)
+            continue;
+        int q = m->shape * 24 + (m->len < 24 ? m->len : 23), k = 0;
+        while (k < ncls && cls_q[k] != q)
+            k++;
+        if (k == ncls) {
+            if (ncls == NCLS)
+                return false;
+            cls_q[ncls] = q;
+            cls_n[ncls++] = 0;
+        }
+        cls_n[k]++;
+        cid[i] = (int8_t)k;
+        if (hint && *hint && m->counts == *hint)
+            hint_cls = k;
+    }
+    /* the order: the hint's class, then by size */
+    int order[NCLS], no = 0;
+    if (hint_cls >= 0)
+        order[no++] = hint_cls;
+    for (int k = 0; k < ncls; k++)
+        if (k != hint_cls)
+            order[no++] = k;
+    for (int a = hint_cls >= 0 ? 2 : 1; a < no; a++)
+        for (int b = a; b > (hint_cls >= 0 ? 1 : 0) && cls_n[order[b]] < cls_n[order[b - 1]]; b--) {
+            int t = order[b];
+            order[b] = order[b - 1];
+            order[b - 1] = t;
+        }
+    /* class by class while under half the plays: the class's first best pre-score (prescore's
+     * terms; pick_exact keeps the first of equal ones) and whether its exact score passes */
+    int spent = 0;
+    for (int a = 0; a < no; a++) {
+        int k = order[a];
+        if (spent + cls_n[k] > n / 2)
+            break;
+        spent += cls_n[k];
+        int best = -1, lastkey = -1;
+        float bestpre = 0, lastrisk[3] = {0, 0, 0}, bestrisk[3] = {0, 0, 0};
+        for (int i = 0; i < n; i++) {
+            if (cid[i] != k)
+                continue;
+            const cb_move *m = &ws->moves[i];
+            int key = key_of(m);
+            if (key != lastkey) {
+                for (int j = 0; j < e->nopp; j++)
+                    lastrisk[e->opp[j]] = seat_beat(e, e->opp[j], m, true);
+                lastkey = key;
+            }
+            int est = e->mh0 - 1 + (frag(s->hand, m->counts) + 1) / 2;
+            terms t;
+            score_play(e, m, est, lastrisk, &t);
+            if (best < 0 || (float)t.score > bestpre) {
+                best = i;
+                bestpre = (float)t.score;
+                memcpy(bestrisk, lastrisk, sizeof bestrisk);
+            }
+        }
+        const cb_move *m = &ws->moves[best];
+        if (m->counts == played)
+            continue;
+        cb_hcand c;
+        memcpy(c.orisk, bestrisk, sizeof c.orisk);
+        terms t;
+        if (score_bound(e, m, &c, &t) <= bar)
+            continue;
+        score_play(e, m, cb_hws_min_hands(ws, r, s->hand - m->counts), c.orisk, &t);
+        if (t.score > bar) {
+            if (hint)
+                *hint = m->counts;
+            ws->class_proofs++;
+            return true;
+        }
+    }
+    return false;
+}
+
+int cb_heur_explains(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_counts played, cb_counts *hint,
+                     int *nmoves)
 {
     if (cfg->temperature > 0 || cfg->blunder > 0) { /* a sampling level: its best, as choose picks */
         cb_hchoice ch;
@@ -892,6 +1007,15 @@ int cb_heur_explains(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_counts
         return (ws->moves[0].shape == CB_PASS ? 0 : ws->moves[0].counts) == played;
     ev e;
     int pass_idx;
+    if (played != 0 && cfg->kick_layouts == 0 && cfg->exact_top > 0 && n > cfg->exact_top + 1 &&
+        cb_counts_total(s->hand) > cfg->exact_all_upto) {
+        /* where pick_exact selects, a proof of no spares the selection and most pre-scores
+         * (the proof holds at any size: every class best is a candidate) */
+        ev_init(&e, cfg, s, ws);
+        e.mh0 = cb_hws_min_hands(ws, r, s->hand);
+        if (no_by_class_best(&e, s, ws, n, played, hint))
+            return 0;
+    }
     int top = candidates(&e, cfg, s, ws, n, &pass_idx);
     return explains_exact(&e, s, ws, top, pass_idx, played);
 }

@@ -122,6 +122,7 @@ typedef struct cb_hws {
     uint64_t mh_calls, mh_hits;        /* statistics */
     uint64_t exact_checked;            /* ... plays cb_heur_explains scored exactly besides the
                                           played one */
+    uint64_t class_proofs;             /* ... its answers no proven by a class best alone */
     uint32_t bt_key[CB_BT_CACHE];      /* holding model: tails by share (policy.c), 0 = empty */
     float bt_val[CB_BT_CACHE][5][5];
 } cb_hws;
@@ -151,9 +152,12 @@ int cb_heur_choose(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_rng *rng
  * the played play is scored first, and only plays whose bound could beat it get an exact
  * min-hands — the first that does ends the question. Why: the belief replay asks exactly this
  * at every other-seat decision of thousands of worlds, and most worlds' answer is no.
- * *nmoves gets cb_hchoice.nmoves (-1: out in one play, 1: forced). Returns 1, 0, or -1 on
- * failure (out of memory, no legal play). */
-int cb_heur_explains(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_counts played, int *nmoves);
+ * hint (NULL: none): a play's counts whose class is tried first for a proof of no; on a no
+ * proven that way, the play that proved it is written there (a hint changes the work, never
+ * the answer). *nmoves gets cb_hchoice.nmoves (-1: out in one play, 1: forced). Returns 1, 0,
+ * or -1 on failure (out of memory, no legal play). */
+int cb_heur_explains(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_counts played, cb_counts *hint,
+                     int *nmoves);
 
 /* A cb_deal_policy for rollouts and tests: user = cb_heur_agent. */
 typedef struct cb_heur_agent {

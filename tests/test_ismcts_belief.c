@@ -63,9 +63,11 @@ static void expect_pool(cbt_player *P, void *inst, bool ddz, int gt, int le, int
     assert_true(n <= want && n >= want * 9 / 10);
 }
 
-/* Defaults of plugin/ismcts/ismcts.h (README's table): PDK 300 worlds, DDZ 3000, throughout
- * (belief_early 0). belief_worlds given sets both; belief_early = 300 (DDZ) or 50 holds while
- * more than belief_early_hidden (24, or moved) cards are hidden, then the pool is belief_worlds. */
+/* Defaults of plugin/ismcts/ismcts.h (README's table): PDK 300 worlds throughout (belief_early
+ * 0), DDZ 1000 while more than 24 cards are hidden (belief_early 1000) and 3000 after.
+ * belief_worlds given sets both in PDK (DDZ: the later pool; 123 < 1000, so the early one too);
+ * belief_early = 300 or 50 holds while more than belief_early_hidden (24, or moved) cards are
+ * hidden, then the pool is belief_worlds; belief_early = 0 keeps belief_worlds throughout. */
 static void test_pool_size(void **state)
 {
     const cbt_bot_plugin *a = *state;
@@ -75,6 +77,7 @@ static void test_pool_size(void **state)
     cb_param dflt[1] = {{"iterations", "50"}};
     cb_param given[2] = {{"iterations", "50"}, {"belief_worlds", "123"}};
     cb_param early300[2] = {{"iterations", "50"}, {"belief_early", "300"}};
+    cb_param early0[2] = {{"iterations", "50"}, {"belief_early", "0"}};
     const char *presets[] = {"pdk16", "ddz"};
     const int want[] = {300, 3000};
     for (int gi = 0; gi < 2; gi++) {
@@ -86,6 +89,8 @@ static void test_pool_size(void **state)
         cb_param moved[3] = {{"iterations", "50"}, {"belief_early", "50"},
                              {"belief_early_hidden", ddz ? "30" : "20"}};
         void *i3 = cbt_ism_make(a, early300, 2), *i4 = cbt_ism_make(a, moved, 3);
+        void *i5 = cbt_ism_make(a, early0, 2);
+        assert_non_null(i5);
         assert_non_null(i1);
         assert_non_null(i2);
         assert_non_null(i3);
@@ -93,8 +98,12 @@ static void test_pool_size(void **state)
         /* README's table, against plugin/ismcts/ismcts.h */
         int late = want[gi];
         assert_int_equal(late, ddz ? IS_BELIEF_WORLDS_DDZ : IS_BELIEF_WORLDS_PDK);
-        expect_pool(P, i1, ddz, 24, 99, late, "default");
+        int early = ddz ? IS_BELIEF_EARLY_DDZ : IS_BELIEF_EARLY_PDK;
+        assert_int_equal(early, ddz ? 1000 : 0);
+        expect_pool(P, i1, ddz, 24, 99, early > 0 ? early : late, "default");
         expect_pool(P, i1, ddz, 0, 24, late, "default");
+        expect_pool(P, i5, ddz, 24, 99, late, "belief_early = 0");
+        expect_pool(P, i5, ddz, 0, 24, late, "belief_early = 0");
         expect_pool(P, i2, ddz, 24, 99, 123, "belief_worlds = 123");
         expect_pool(P, i2, ddz, 0, 24, 123, "belief_worlds = 123");
         expect_pool(P, i3, ddz, 24, 99, 300, "belief_early = 300");
@@ -105,6 +114,7 @@ static void test_pool_size(void **state)
         a->bot->destroy(i2);
         a->bot->destroy(i3);
         a->bot->destroy(i4);
+        a->bot->destroy(i5);
     }
     cbt_player_free(P);
 }

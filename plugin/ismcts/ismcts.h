@@ -29,6 +29,8 @@
 #define IS_BELIEF_WORLDS_DDZ 3000    /* +4.4 / +5.0 over 300 against level 6, 600 deals (DESIGN-NOTES) */
 #define IS_BELIEF_ESS_PDK 0          /* belief_ess not given (-1); 30 measured equal against level 6 */
 #define IS_BELIEF_ESS_DDZ 20         /* +4.2 / +3.3 against rulebot, level 6 alike (DESIGN-NOTES) */
+#define IS_BELIEF_EARLY_PDK 0        /* belief_early not given (-1): PDK's pool is 300 throughout */
+#define IS_BELIEF_EARLY_DDZ 1000     /* -0.8 / +0.1 over 3000 throughout (600 deals a role), p50 -20% / -33% */
 #define IS_ENDGAME_PDK 14             /* endgame not given (-1): where exact solves stay cheap */
 #define IS_ENDGAME_DDZ 12
 
@@ -123,7 +125,7 @@ typedef struct is_params {
     int stop_min;          /* ... tested every this many worlds of a round */
     int bid_by;            /* IS_BID_*: DDZ bids by expected points or by the win-rate thresholds */
     int belief_early;      /* worlds in the pool while more than belief_early_hidden cards are
-                              hidden from me (0: belief_worlds throughout) */
+                              hidden from me (0: belief_worlds throughout; -1: by game) */
     int belief_early_hidden;
 } is_params;
 

@@ -91,7 +91,7 @@ const cb_pdef is_param_table[] = {
          "the other seats in the search: fitted, in each world the model the record makes likelier there (level 6 or the rule agent; with inference = mix, else level 6), or level6 always"),
     CROW("bid_by", bid_by, is_bid_bys, IS_BID_POINTS, "a rule", "points",
          "DDZ bids: the best expected points over the sampled deals (passing priced too), or bid1..bid3 on the win rate"),
-    IROW("belief_early", CB_PT_INT, belief_early, 0, IS_MAX_POOL, 0, "a count", "0",
+    IROW("belief_early", CB_PT_INT, belief_early, 0, IS_MAX_POOL, -1, "a count", "PDK 0, DDZ 1000",
          "worlds in the pool while more than belief_early_hidden cards are hidden from me (0: belief_worlds throughout)"),
     IROW("belief_early_hidden", CB_PT_INT, belief_early_hidden, 0, CB_NCARDS, 24, "a card count", "24",
          "belief_early holds while more than this many cards are hidden from me"),

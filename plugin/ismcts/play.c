@@ -157,7 +157,7 @@ static int build_pool(is_inst *m, const cb_view *v, is_setup *S, int threads, co
     int hidden = 0;
     for (int o = 0; o < 3; o++)
         hidden += o == v->seat ? 0 : v->cards_left[o];
-    int early = m->p.belief_early;
+    int early = m->p.belief_early >= 0 ? m->p.belief_early : ddz ? IS_BELIEF_EARLY_DDZ : IS_BELIEF_EARLY_PDK;
     if (early > 0 && early < worlds && hidden > m->p.belief_early_hidden)
         worlds = early;
     int explained_min = m->p.belief_explained;

@@ -240,12 +240,14 @@ static void test_deviation_seen(void **state)
  * personalities, in PDK (with and without a 包庄 declarer) and DDZ; both answers must occur,
  * and the plays scored exactly besides the asked one must be fewer than the choice's exact
  * candidates (the point of asking). A hint (a play to try first) must not change an answer,
- * and the shortcut for many plays (a no proven by a class best) must have been taken. */
+ * and the shortcut for many plays (a no proven by a class best) must have been taken, each
+ * time by a play the choice scored exactly; a fifth configuration (level 6 scoring only 6
+ * plays besides the class bests) makes the class bests most of the candidates. */
 static void test_explains(void **state)
 {
     (void)state;
     static const char *const styles[] = {"none", "bomber", "hoarder", "chain"};
-    long asked = 0, yes = 0, checked = 0, exact = 0, proofs = 0;
+    long asked = 0, yes = 0, checked = 0, exact = 0, proofs = 0, hinted_proofs = 0;
     cb_counts carried = 0;
     cb_move *moves = malloc(CB_MOVES_CAP * sizeof *moves);
     assert_non_null(moves);
@@ -264,11 +266,13 @@ static void test_explains(void **state)
                 cb_situ_ctx(&st, &ctx);
                 int n = cb_legal_moves(st.rules, &ctx, moves, CB_MOVES_CAP);
                 assert_true(n > 0 && n <= CB_MOVES_CAP);
-                for (int k = 0; k < 4; k++) {
+                for (int k = 0; k < 5; k++) {
                     cb_hcfg cfg;
                     cb_hcfg_level(&cfg, 6);
                     cfg.explain = false;
-                    assert_int_equal(cb_hcfg_personality(&cfg, styles[k]), 0);
+                    assert_int_equal(cb_hcfg_personality(&cfg, styles[k < 4 ? k : 0]), 0);
+                    if (k == 4)
+                        cfg.exact_top = 6; /* class bests are most of the candidates */
                     cb_hchoice ch;
                     assert_int_equal(cb_heur_choose(&cfg, &st, &ws, NULL, &ch), 0);
                     cb_counts chosen = ch.move.shape == CB_PASS ? 0 : ch.move.counts;
@@ -285,12 +289,24 @@ static void test_explains(void **state)
                         for (int hk = 0; hk < 4; hk++) {
                             cb_counts h = hk == 1 ? chosen : hk == 2 ? ask[(j + 3) % na] : carried;
                             int nm = 0;
-                            uint64_t c0 = ws2.exact_checked;
+                            uint64_t c0 = ws2.exact_checked, p0 = ws2.class_proofs;
                             int ex = cb_heur_explains(&cfg, &st, &ws2, ask[j], hk == 0 ? NULL : &h, &nm);
+                            if (ws2.class_proofs > p0 && hk != 0) {
+                                /* a no proven by a class best: the hint names it, and it must be
+                                 * one the choice scored exactly */
+                                bool among = false;
+                                for (int a = 0; a < ch.nexact; a++)
+                                    among |= ws.moves[ws.cands[a].idx].shape != CB_PASS &&
+                                             ws.moves[ws.cands[a].idx].counts == h;
+                                if (!among)
+                                    fail_msg("mode %d config %d: the proof's play %llx is not among the choice's %d "
+                                             "exact candidates", mode, k, (unsigned long long)h, ch.nexact);
+                                hinted_proofs++;
+                            }
                             if (ex != (ask[j] == chosen) || nm != ch.nmoves)
-                                fail_msg("mode %d style %s, %d legal plays: asked %llx (hint %d: %llx), explains "
+                                fail_msg("mode %d config %d, %d legal plays: asked %llx (hint %d: %llx), explains "
                                          "says %d (%d moves), the choice is %llx (%d moves)",
-                                         mode, styles[k], n, (unsigned long long)ask[j], hk,
+                                         mode, k, n, (unsigned long long)ask[j], hk,
                                          (unsigned long long)(hk == 0 ? 0 : h), ex, nm,
                                          (unsigned long long)chosen, ch.nmoves);
                             if (hk == 3)
@@ -312,10 +328,12 @@ static void test_explains(void **state)
     }
     free(moves);
     print_message("  %ld plays asked, %ld of them the choice; for the chosen play %ld other plays scored exactly, "
-                  "where the choice had %ld candidates to score; %ld answers no proven by a class best\n", asked,
-                  yes, checked, exact, proofs);
-    assert_true(asked >= 40000);
+                  "where the choice had %ld candidates to score; %ld answers no proven by a class best (%ld with a "
+                  "hint, each play among the choice's exact candidates)\n", asked, yes, checked, exact, proofs,
+                  hinted_proofs);
+    assert_true(asked >= 50000);
     assert_true(proofs > 1000); /* the shortcut was asked to prove, and did */
+    assert_true(hinted_proofs > 500);
     assert_true(yes > 0 && yes < asked);
     assert_true(checked < exact);
 }

@@ -439,6 +439,21 @@ static void answer_forced(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_h
     }
 }
 
+/* A play's pre-score terms: the opponents' chances to beat it (lastrisk, computed again only when
+ * its key differs from *lastkey, the last play's: plays alike share them) and min-hands after
+ * estimated from the groups it splits (a loose card may be left behind) */
+static void pre_terms(ev *e, const cb_situ *s, const cb_move *m, int *lastkey, float lastrisk[3], terms *t)
+{
+    int key = key_of(m);
+    if (key != *lastkey) {
+        for (int j = 0; j < e->nopp; j++)
+            lastrisk[e->opp[j]] = seat_beat(e, e->opp[j], m, true);
+        *lastkey = key;
+    }
+    int est = e->mh0 - 1 + (frag(s->hand, m->counts) + 1) / 2;
+    score_play(e, m, est, lastrisk, t);
+}
+
 /* Pre-score every legal play (min-hands after estimated from the groups it splits; plays alike
  * share the opponents' chances to beat them) into ws->cands; the pass is left out and its index
  * written to *pass_idx (-1: none). Returns the candidates. */
@@ -464,15 +479,8 @@ static int prescore(ev *e, const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, int
                 continue;
             seen[slot]++;
         }
-        if (key != lastkey) {
-            for (int j = 0; j < e->nopp; j++)
-                lastrisk[e->opp[j]] = seat_beat(e, e->opp[j], m, true);
-            lastkey = key;
-        }
-        /* pre-score min-hands: a play that splits a group may leave a loose card behind */
-        int est = e->mh0 - 1 + (frag(s->hand, m->counts) + 1) / 2;
         terms t;
-        score_play(e, m, est, lastrisk, &t);
+        pre_terms(e, s, m, &lastkey, lastrisk, &t);
         cb_hcand *c = &ws->cands[nc++];
         c->idx = i;
         c->pre = (float)t.score;
@@ -937,24 +945,19 @@ static bool no_by_class_best(ev *e, const cb_situ *s, cb_hws *ws, int n, cb_coun
     int spent = 0;
     for (int a = 0; a < no; a++) {
         int k = order[a];
-        if (spent + cls_n[k] > n / 2)
+        if (spent + cls_n[k] > n / 2) {
+            if (a == 0 && hint_cls >= 0)
+                continue; /* the hint's class is too big: the rest by size all the same */
             break;
+        }
         spent += cls_n[k];
         int best = -1, lastkey = -1;
         float bestpre = 0, lastrisk[3] = {0, 0, 0}, bestrisk[3] = {0, 0, 0};
         for (int i = 0; i < n; i++) {
             if (cid[i] != k)
                 continue;
-            const cb_move *m = &ws->moves[i];
-            int key = key_of(m);
-            if (key != lastkey) {
-                for (int j = 0; j < e->nopp; j++)
-                    lastrisk[e->opp[j]] = seat_beat(e, e->opp[j], m, true);
-                lastkey = key;
-            }
-            int est = e->mh0 - 1 + (frag(s->hand, m->counts) + 1) / 2;
             terms t;
-            score_play(e, m, est, lastrisk, &t);
+            pre_terms(e, s, &ws->moves[i], &lastkey, lastrisk, &t);
             if (best < 0 || (float)t.score > bestpre) {
                 best = i;
                 bestpre = (float)t.score;
@@ -969,6 +972,7 @@ static bool no_by_class_best(ev *e, const cb_situ *s, cb_hws *ws, int n, cb_coun
         terms t;
         if (score_bound(e, m, &c, &t) <= bar)
             continue;
+        ws->exact_checked++;
         score_play(e, m, cb_hws_min_hands(ws, r, s->hand - m->counts), c.orisk, &t);
         if (t.score > bar) {
             if (hint)

@@ -1019,6 +1019,9 @@ int cb_heur_explains(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_counts
         e.mh0 = cb_hws_min_hands(ws, r, s->hand);
         if (no_by_class_best(&e, s, ws, n, played, hint))
             return 0;
+        /* unproven: the candidates from the same evaluation (candidates() less its set-up) */
+        int top = pick_exact(&e, cfg, ws, prescore(&e, cfg, s, ws, n, &pass_idx));
+        return explains_exact(&e, s, ws, top, pass_idx, played);
     }
     int top = candidates(&e, cfg, s, ws, n, &pass_idx);
     return explains_exact(&e, s, ws, top, pass_idx, played);

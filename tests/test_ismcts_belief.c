@@ -1,7 +1,8 @@
 /* ismcts's belief pool on positions from heuristic deals: its default size unless
  * belief_worlds is given (and belief_early while many cards are hidden), its growth when
  * belief_explained is given, belief_fit's sharper weights (with inference = fixed), and the
- * inference key: fit by default, belief given meaning fixed, off meaning no pool. */
+ * inference key: fit by default, belief given meaning fixed, off meaning no pool. Also the
+ * other default by situation: DDZ's search budget by side. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -396,6 +397,61 @@ static void test_inference(void **state)
     assert_true(p.belief == 1); /* off: the pool is not replayed */
 }
 
+/* ---- the search's budget by side (DDZ): the landlord's default is larger ---- */
+
+/* The iterations of each searched DDZ decision (explanation "it=N") that inst makes along
+ * heuristic play of deals until `want` came for the landlord's seat and for a farmer's; with
+ * stop_z 0 a search spends its whole budget. Checks every one against the side's budget. */
+static void expect_iterations(cbt_player *P, void *inst, int want_landlord, int want_farmer, const char *what)
+{
+    int seen[2] = {0, 0}; /* [is landlord] */
+    for (int deal = 0; deal < 20 && (seen[0] < 3 || seen[1] < 3); deal++) {
+        cbt_player_start(P, 0);
+        int bids[3] = {1, 0, 0};
+        while (P->g.winner < 0) {
+            cb_view v;
+            cb_deal_view(&P->g, bids, cbt_rng_next(&P->rng), &v);
+            v.budget_ms = 0;
+            cb_decision d;
+            cbt_dec_init(&d);
+            assert_int_equal(P->a->bot->decide_play(inst, &v, &d), 0);
+            const char *it = strstr(d.explain, " it=");
+            if (strncmp(d.explain, "ismcts v=", 9) == 0 && it) {
+                int ll = v.seat == v.landlord;
+                int want = ll ? want_landlord : want_farmer;
+                if (atoi(it + 4) != want)
+                    fail_msg("%s: %s seat searched %d iterations, want %d (%s)", what, ll ? "landlord" : "farmer",
+                             atoi(it + 4), want, d.explain);
+                seen[ll]++;
+            }
+            cbt_player_step(P, false);
+        }
+    }
+    print_message("ddz %s: %d landlord and %d farmer searches at %d / %d iterations\n", what, seen[1], seen[0],
+                  want_landlord, want_farmer);
+    assert_true(seen[0] >= 3 && seen[1] >= 3);
+}
+
+static void test_iterations_by_side(void **state)
+{
+    const cbt_bot_plugin *a = *state;
+    cbt_player *P = cbt_player_new(a, cbt_seed(84));
+    assert_int_equal(cb_rules_preset("ddz", &P->r), 0);
+    /* small pools: the budget is what is checked */
+    cb_param dflt[2] = {{"stop_z", "0"}, {"belief_worlds", "50"}};
+    cb_param given[3] = {{"stop_z", "0"}, {"belief_worlds", "50"}, {"iterations", "700"}};
+    void *i1 = cbt_ism_make(a, dflt, 2), *i2 = cbt_ism_make(a, given, 3);
+    assert_non_null(i1);
+    assert_non_null(i2);
+    assert_int_equal(IS_ITERATIONS_DDZ_LANDLORD, 1300);
+    assert_int_equal(IS_ITERATIONS_DDZ, 1000);
+    expect_iterations(P, i1, IS_ITERATIONS_DDZ_LANDLORD, IS_ITERATIONS_DDZ, "default");
+    expect_iterations(P, i2, 700, 700, "iterations = 700");
+    a->bot->destroy(i1);
+    a->bot->destroy(i2);
+    cbt_player_free(P);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -403,6 +459,7 @@ int main(void)
         cmocka_unit_test(test_belief_fit),
         cmocka_unit_test(test_belief_explained),
         cmocka_unit_test(test_inference),
+        cmocka_unit_test(test_iterations_by_side),
     };
     return cmocka_run_group_tests(tests, cbt_ism_setup, cbt_plugin_teardown);
 }

@@ -110,9 +110,12 @@ static int setup_search(const is_inst *m, const cb_view *v, int nroot, int threa
     S->worlds = &m->worlds;
     S->moves = m->moves;
     S->nmoves = nroot;
+    /* by game, and in DDZ by side: the landlord plays alone against two (notes/DESIGN-NOTES.md,
+     * iterations) */
     S->iterations = m->p.iterations != IS_ITERATIONS_BY_GAME ? m->p.iterations
-                    : ddz                                     ? IS_ITERATIONS_DDZ
-                                                              : IS_ITERATIONS_PDK;
+                    : !ddz                                    ? IS_ITERATIONS_PDK
+                    : v->landlord == v->seat                  ? IS_ITERATIONS_DDZ_LANDLORD
+                                                              : IS_ITERATIONS_DDZ;
     S->time_ns = L->search_ns;
     S->deadline_ns = L->search_deadline;
     S->threads = threads;

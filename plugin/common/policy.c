@@ -599,6 +599,10 @@ void cb_hcand_select_pre(cb_hcand *c, int from, int n, int k)
 /* Which candidates get an exact min-hands: all of them for small hands (cheap there), else the
  * best pre-score of every shape and length (the pre-score misjudges chains) plus the exact_top
  * best pre-scores overall, moved to the front. Returns how many. */
+/* A play's class for pick_exact (shape, length): each class's best pre-score is always scored
+ * exactly (no_by_class_best relies on the same classes) */
+static inline int class_of(const cb_move *m) { return m->shape * 24 + (m->len < 24 ? m->len : 23); }
+
 static int pick_exact(const ev *e, const cb_hcfg *cfg, cb_hws *ws, int nc)
 {
     int top = nc;
@@ -606,11 +610,11 @@ static int pick_exact(const ev *e, const cb_hcfg *cfg, cb_hws *ws, int nc)
         /* best pre-score per class (shape, len): the classes seen are few, so a short list
          * of them rather than a table of every class */
         int cls_j[CB_NSHAPES * 24], ncls = 0;
-        int16_t cls_at[CB_NSHAPES * 24]; /* class -> its slot in the list, or -1 */
+        int16_t cls_at[CB_NSHAPES * 24]; /* class_of -> its slot in the list, or -1 */
         memset(cls_at, 0xFF, sizeof cls_at);
         for (int j = 0; j < nc; j++) {
             const cb_move *m = &ws->moves[ws->cands[j].idx];
-            int q = m->shape * 24 + (m->len < 24 ? m->len : 23);
+            int q = class_of(m);
             int a = cls_at[q];
             if (a < 0) {
                 cls_at[q] = (int16_t)ncls;
@@ -741,13 +745,19 @@ static int sample_pick(const cb_hcfg *cfg, const cb_hws *ws, int top, int best, 
     return pick;
 }
 
+/* The evaluation of s: the holding model and min-hands before */
+static void ev_setup(ev *e, const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws)
+{
+    ev_init(e, cfg, s, ws);
+    e->mh0 = cb_hws_min_hands(ws, s->rules, s->hand);
+}
+
 /* The evaluation of s (e) and its candidates among the n legal plays in ws->moves: every play
  * pre-scored, the ones to score exactly moved to the front (their count returned), the pass's
  * index in *pass_idx (-1: none) */
 static int candidates(ev *e, const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, int n, int *pass_idx)
 {
-    ev_init(e, cfg, s, ws);
-    e->mh0 = cb_hws_min_hands(ws, s->rules, s->hand);
+    ev_setup(e, cfg, s, ws);
     int nc = prescore(e, cfg, s, ws, n, pass_idx);
     return pick_exact(e, cfg, ws, nc);
 }
@@ -913,7 +923,7 @@ static bool no_by_class_best(ev *e, const cb_situ *s, cb_hws *ws, int n, cb_coun
         cid[i] = -1;
         if (m->shape == CB_PASS)
             continue;
-        int q = m->shape * 24 + (m->len < 24 ? m->len : 23), k = 0;
+        int q = class_of(m), k = 0;
         while (k < ncls && cls_q[k] != q)
             k++;
         if (k == ncls) {
@@ -1015,8 +1025,7 @@ int cb_heur_explains(const cb_hcfg *cfg, const cb_situ *s, cb_hws *ws, cb_counts
         cb_counts_total(s->hand) > cfg->exact_all_upto) {
         /* where pick_exact selects, a proof of no spares the selection and most pre-scores
          * (the proof holds at any size: every class best is a candidate) */
-        ev_init(&e, cfg, s, ws);
-        e.mh0 = cb_hws_min_hands(ws, r, s->hand);
+        ev_setup(&e, cfg, s, ws);
         if (no_by_class_best(&e, s, ws, n, played, hint))
             return 0;
         /* unproven: the candidates from the same evaluation (candidates() less its set-up) */

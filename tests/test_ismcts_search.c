@@ -507,6 +507,101 @@ static void test_kept_candidates(void **state)
     assert_true(most > 512); /* past the first table's half: it grew */
 }
 
+/* ---- the other seats' choice in the tree by the lean policy ---- */
+
+/* is_lean_candidates (the other seats' nodes at width 1) against is_candidates at k = 1 (the
+ * heuristic's choice plus the pass), both at the tree's exactness (48 exactly scored, every play
+ * up to 10 cards), along level-6 play-outs of random deals in PDK (pdk16, with a 包庄 declarer,
+ * must_beat off) and DDZ: always legal, the pass listed exactly when it is legal and neither the
+ * choice nor after a whole hand; the same list on at least 99.7% of the positions with a real
+ * choice (the float order of the holding products is all that differs, tests/test_rollout.c). */
+static void test_lean_candidates(void **state)
+{
+    (void)state;
+    static const struct { const char *preset; int bao, loose; } vs[] = {
+        {"pdk16", 0, 0}, {"pdk16", 1, 0}, {"pdk16", 0, 1}, {"ddz", 0, 0}};
+    cbt_rng g;
+    cbt_rng_seed(&g, cbt_seed(0x1EA7));
+    cb_rollout ro;
+    assert_int_equal(cb_rollout_init(&ro), 0);
+    ro.exact_top = CB_HCFG_EXACT_L6;
+    ro.exact_all_upto = 10;
+    cb_hcfg cfg;
+    cb_hcfg_rollout(&cfg);
+    cfg.exact_top = CB_HCFG_EXACT_L6;
+    cfg.exact_all_upto = 10;
+    cb_hws ws;
+    assert_int_equal(cb_hws_init(&ws), 0);
+    cb_heur_agent h;
+    memset(&h, 0, sizeof h);
+    cb_hcfg_rollout(&h.cfg);
+    assert_int_equal(cb_hws_init(&h.ws), 0);
+    cb_move *buf = malloc(sizeof *buf * CB_MOVES_CAP);
+    assert_non_null(buf);
+    for (size_t vi = 0; vi < sizeof vs / sizeof vs[0]; vi++) {
+        cb_rules r;
+        assert_int_equal(cb_rules_preset(vs[vi].preset, &r), 0);
+        if (vs[vi].loose)
+            r.must_beat = r.must_beat_bomb = r.warn_single = r.spade3_first = false;
+        long choices = 0, same = 0, passes = 0;
+        for (int deal = 0; deal < 60; deal++) {
+            cb_cards hd[3], bottom;
+            cbt_deal(&g, r.deck, r.hand_size, hd, &bottom);
+            int ll = -1;
+            if (r.game == CB_GAME_DDZ) {
+                ll = (int)cbt_rng_below(&g, 3);
+                hd[ll] |= bottom;
+            } else if (vs[vi].bao) {
+                ll = (int)cbt_rng_below(&g, 3);
+            }
+            cb_deal d;
+            memset(&d, 0, sizeof d);
+            cb_deal_init(&d, &r, hd, -1, ll, 1, r.game == CB_GAME_DDZ ? bottom : 0);
+            while (d.winner < 0) {
+                cb_ctx ctx;
+                cb_deal_ctx(&d, &ctx);
+                int n = cb_legal_moves(&r, &ctx, buf, CB_MOVES_CAP);
+                assert_true(n > 0 && n <= CB_MOVES_CAP);
+                bool pass_legal = false;
+                for (int i = 0; i < n; i++)
+                    pass_legal |= buf[i].shape == CB_PASS;
+                cb_move a[64], b[2];
+                int na = is_candidates(&cfg, &ws, &d, 1, a, 64);
+                int nb = is_lean_candidates(&ro, &d, b);
+                assert_true(na >= 1 && nb >= 1 && nb <= 2);
+                assert_true(cb_play_legal(&r, &ctx, b[0].counts, NULL, NULL, 0) || b[0].shape == CB_PASS);
+                bool whole = b[0].counts == ctx.hand;
+                assert_int_equal(nb == 2, pass_legal && b[0].shape != CB_PASS && !whole);
+                if (nb == 2)
+                    assert_int_equal(b[1].shape, CB_PASS);
+                if (n > 1) {
+                    choices++;
+                    passes += b[0].shape == CB_PASS;
+                    bool eq = na == nb;
+                    for (int i = 0; eq && i < na; i++)
+                        eq = a[i].counts == b[i].counts && a[i].shape == b[i].shape && a[i].main == b[i].main &&
+                             a[i].len == b[i].len;
+                    same += eq;
+                }
+                cb_move m;
+                assert_int_equal(cb_heur_deal_policy(&h, &d, &m), 0);
+                assert_true(cb_deal_step(&d, &m, NULL, 0) >= 0);
+            }
+        }
+        double share = (double)same / (double)choices;
+        print_message("lean candidates, %s%s: %ld real choices (%ld passes), %.2f%% the same list\n", vs[vi].preset,
+                      vs[vi].bao ? " bao" : vs[vi].loose ? " loose" : "", choices, passes, 100 * share);
+        assert_true(choices > 300);
+        if (!r.must_beat) /* a pass by choice: the lists' second entry is exercised */
+            assert_true(passes > 20);
+        assert_true(share >= 0.997);
+    }
+    free(buf);
+    cb_hws_free(&h.ws);
+    cb_hws_free(&ws);
+    cb_rollout_free(&ro);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -517,6 +612,7 @@ int main(void)
         cmocka_unit_test(test_stop_off),
         cmocka_unit_test(test_stop_keys),
         cmocka_unit_test(test_kept_candidates),
+        cmocka_unit_test(test_lean_candidates),
     };
     return cmocka_run_group_tests(tests, cbt_ism_setup, cbt_plugin_teardown);
 }

@@ -450,6 +450,7 @@ int cb_rollout_choose(cb_rollout *ro, const cb_deal *g, cb_move *out)
     }
     if (n <= 0)
         return -1;
+    ro->nmoves = n;
     const cb_move *mv = ro->moves;
     if (n == 1) {
         *out = mv[0];

@@ -46,6 +46,7 @@ typedef struct cb_rollout {
     bool class_best;      /* also the best pre-score of every shape and length */
     cb_hws ws;            /* the min-hands cache (its play buffers are not used) */
     cb_move *moves;       /* legal plays of the current decision */
+    int nmoves;           /* ... how many (set by cb_rollout_choose) */
     cb_rollout_cand *cands;
     int cap;
     uint64_t decisions, scored;  /* statistics: all decisions, those that scored plays */

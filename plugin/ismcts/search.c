@@ -15,7 +15,7 @@ int is_thread_init(is_thread *t)
     t->cm = malloc((size_t)t->cap_cm * sizeof *t->cm);
     t->rmoves = malloc((size_t)CB_MOVES_CAP * sizeof *t->rmoves);
     if (!t->nodes || !t->cm || !t->rmoves || cb_hws_init(&t->agent.ws) != 0 || cb_hws_init(&t->tree_ws) != 0 ||
-        cb_rollout_init(&t->roll) != 0 || rb_ws_init(&t->rws) != 0 ||
+        cb_rollout_init(&t->roll) != 0 || cb_rollout_init(&t->tree_lean) != 0 || rb_ws_init(&t->rws) != 0 ||
         is_solver_init(&t->solver, 15, 1 << 15) != 0) {
         is_thread_free(t);
         return -1;
@@ -33,6 +33,7 @@ void is_thread_free(is_thread *t)
     free(t->rmoves);
     cb_hws_free(&t->agent.ws);
     cb_rollout_free(&t->roll);
+    cb_rollout_free(&t->tree_lean);
     cb_hws_free(&t->tree_ws);
     is_solver_free(&t->solver);
     cb_belief_free(&t->bs);
@@ -76,6 +77,20 @@ int is_candidates(const cb_hcfg *cfg, cb_hws *ws, const cb_deal *g, int k, cb_mo
             break;
         }
     return got;
+}
+
+int is_lean_candidates(cb_rollout *ro, const cb_deal *g, cb_move *out)
+{
+    if (cb_rollout_choose(ro, g, &out[0]) != 0)
+        return -1;
+    if (ro->nmoves <= 1 || out[0].shape == CB_PASS || out[0].counts == cb_counts_of(g->hands[g->turn]))
+        return 1;
+    for (int i = 0; i < ro->nmoves; i++) /* the legal plays of that decision */
+        if (ro->moves[i].shape == CB_PASS) {
+            out[1] = ro->moves[i];
+            return 2;
+        }
+    return 1;
 }
 
 /* The candidates of a seat that plays the rule agent: its choice, plus the pass when it is
@@ -222,7 +237,9 @@ static int model_cands(is_thread *t, const cb_deal *g, bool rule)
 {
     const is_setup *S = t->S;
     int k = S->side[g->turn] ? S->k_partner : S->k_opp;
-    return rule ? rule_candidates(&t->rws, g, t->cbuf) : is_candidates(&t->tree_cfg, &t->tree_ws, g, k, t->cbuf, 64);
+    if (rule)
+        return rule_candidates(&t->rws, g, t->cbuf);
+    return k == 1 ? is_lean_candidates(&t->tree_lean, g, t->cbuf) : is_candidates(&t->tree_cfg, &t->tree_ws, g, k, t->cbuf, 64);
 }
 
 /* The candidates of the other seat to act in g at `node` (the model of this iteration's world:
@@ -673,6 +690,8 @@ static void *thread_main(void *arg)
     cb_hcfg_rollout(&t->tree_cfg);
     t->tree_cfg.exact_top = S->tree_exact > 0 ? S->tree_exact : 8;
     t->tree_cfg.exact_all_upto = 10;
+    t->tree_lean.exact_top = t->tree_cfg.exact_top;
+    t->tree_lean.exact_all_upto = t->tree_cfg.exact_all_upto;
     cb_hcfg_rollout(&t->agent.cfg);
     if (S->rollout_exact > 0)
         t->agent.cfg.exact_top = S->rollout_exact;

@@ -144,6 +144,8 @@ typedef struct is_thread {
     cb_rollout roll;          /* ... the lean one (rollout = fast) */
     cb_hcfg tree_cfg;         /* candidate scoring inside the tree */
     cb_hws tree_ws;
+    cb_rollout tree_lean;     /* the other seats' level-6 choice at width 1 (tree_cfg's
+                                 exactness, the lean policy: is_lean_candidates) */
     cb_move *rmoves;          /* random rollouts: legal plays */
     is_solver solver;
     cb_belief bs;             /* scratch for building the belief pool on this thread */
@@ -169,5 +171,12 @@ int is_search(const is_setup *S, is_thread **ths, int n, uint64_t *visits, doubl
 /* The candidates of the seat to act in g: up to k of the heuristic's best plays, best first,
  * plus the pass when it is legal. Returns how many (>= 1), or -1 on failure. */
 int is_candidates(const cb_hcfg *cfg, cb_hws *ws, const cb_deal *g, int k, cb_move *out, int cap);
+
+/* is_candidates at k = 1 by the lean play-out policy (rollout.h) instead of the heuristic: its
+ * choice, plus the pass when it is legal (not after a play that empties the hand). The lean
+ * policy scores as the heuristic does at ro's exactness and picks the same play but for the
+ * last bits of its float products (tests/test_ismcts_search.c holds the agreement), at about
+ * half the cost: the other seats' nodes are most of the tree's work. Returns 1 or 2, or -1. */
+int is_lean_candidates(cb_rollout *ro, const cb_deal *g, cb_move *out);
 
 #endif

@@ -443,7 +443,7 @@ static void test_iterations_by_side(void **state)
     void *i1 = cbt_ism_make(a, dflt, 2), *i2 = cbt_ism_make(a, given, 3);
     assert_non_null(i1);
     assert_non_null(i2);
-    assert_int_equal(IS_ITERATIONS_DDZ_LANDLORD, 1300);
+    assert_int_equal(IS_ITERATIONS_DDZ_LANDLORD, 1500);
     assert_int_equal(IS_ITERATIONS_DDZ, 1000);
     expect_iterations(P, i1, IS_ITERATIONS_DDZ_LANDLORD, IS_ITERATIONS_DDZ, "default");
     expect_iterations(P, i2, 700, 700, "iterations = 700");

@@ -25,7 +25,7 @@
 #define IS_ITERATIONS_BY_GAME UINT64_MAX /* iterations not given */
 #define IS_ITERATIONS_PDK 20000       /* +0.48 +- 0.30 over 10000 (6000 paired games) */
 #define IS_ITERATIONS_DDZ 1000        /* the farmers: 1500 nothing (-0.2 +- 0.8, 2000 deals) */
-#define IS_ITERATIONS_DDZ_LANDLORD 1300 /* 1500: +1.4 +- 0.9 over 1000 (2000 deals), p50 21 ms */
+#define IS_ITERATIONS_DDZ_LANDLORD 1500 /* +0.9 +- 0.7 over 1300, 1800 no more (2000 deals), p50 17 ms */
 #define IS_BELIEF_WORLDS_PDK 300     /* belief_worlds not given (-1); 3000 grown 4x: nothing measurable */
 #define IS_BELIEF_WORLDS_DDZ 3000    /* +4.4 / +5.0 over 300 against level 6, 600 deals (DESIGN-NOTES) */
 #define IS_BELIEF_ESS_PDK 0          /* belief_ess not given (-1); 30 measured equal against level 6 */

@@ -26,7 +26,7 @@ static const char *const is_bid_bys[] = {[IS_BID_POINTS] = "points", [IS_BID_WIN
 
 const cb_pdef is_param_table[] = {
     IROW("iterations", CB_PT_U64, iterations, 1, IS_MAX_ITERATIONS, IS_ITERATIONS_BY_GAME, "a count",
-         "PDK 20000, DDZ 1300 landlord / 1000 farmers", "budget per decision over all threads; same view, seed and threads: same answer"),
+         "PDK 20000, DDZ 1500 landlord / 1000 farmers", "budget per decision over all threads; same view, seed and threads: same answer"),
     IROW("time_ms", CB_PT_U32, time_ms, 1, IS_MAX_TIME_MS, 0, "a time in ms", "none",
          "the whole decision's wall time in milliseconds, instead of iterations (not reproducible)"),
     IROW("threads", CB_PT_INT, threads, 1, IS_MAX_THREADS, 1, "a thread count", "1",

@@ -511,10 +511,12 @@ static void test_kept_candidates(void **state)
 
 /* is_lean_candidates (the other seats' nodes at width 1) against is_candidates at k = 1 (the
  * heuristic's choice plus the pass), both at the tree's exactness (48 exactly scored, every play
- * up to 10 cards), along level-6 play-outs of random deals in PDK (pdk16, with a 包庄 declarer,
+ * up to 10 cards), along play-outs of random deals in PDK (pdk16, with a 包庄 declarer,
  * must_beat off) and DDZ: always legal, the pass listed exactly when it is legal and neither the
- * choice nor after a whole hand; the same list on at least 99.7% of the positions with a real
- * choice (the float order of the holding products is all that differs, tests/test_rollout.c). */
+ * choice nor after a whole hand; the same list on at least 99.5% of the positions with a real
+ * choice over the four (98.5% each: a variant's ~600 are few), the float order of the holding
+ * products being all that differs (tests/test_rollout.c).
+ * The deals go on along the lean choices. */
 static void test_lean_candidates(void **state)
 {
     (void)state;
@@ -524,20 +526,13 @@ static void test_lean_candidates(void **state)
     cbt_rng_seed(&g, cbt_seed(0x1EA7));
     cb_rollout ro;
     assert_int_equal(cb_rollout_init(&ro), 0);
-    ro.exact_top = CB_HCFG_EXACT_L6;
-    ro.exact_all_upto = 10;
     cb_hcfg cfg;
-    cb_hcfg_rollout(&cfg);
-    cfg.exact_top = CB_HCFG_EXACT_L6;
-    cfg.exact_all_upto = 10;
+    is_tree_config(CB_HCFG_EXACT_L6, &cfg, &ro); /* the search's, at tree_exact's default */
     cb_hws ws;
     assert_int_equal(cb_hws_init(&ws), 0);
-    cb_heur_agent h;
-    memset(&h, 0, sizeof h);
-    cb_hcfg_rollout(&h.cfg);
-    assert_int_equal(cb_hws_init(&h.ws), 0);
     cb_move *buf = malloc(sizeof *buf * CB_MOVES_CAP);
     assert_non_null(buf);
+    long all_choices = 0, all_same = 0;
     for (size_t vi = 0; vi < sizeof vs / sizeof vs[0]; vi++) {
         cb_rules r;
         assert_int_equal(cb_rules_preset(vs[vi].preset, &r), 0);
@@ -583,9 +578,7 @@ static void test_lean_candidates(void **state)
                              a[i].len == b[i].len;
                     same += eq;
                 }
-                cb_move m;
-                assert_int_equal(cb_heur_deal_policy(&h, &d, &m), 0);
-                assert_true(cb_deal_step(&d, &m, NULL, 0) >= 0);
+                assert_true(cb_deal_step(&d, &b[0], NULL, 0) >= 0); /* on along the lean choices */
             }
         }
         double share = (double)same / (double)choices;
@@ -594,10 +587,15 @@ static void test_lean_candidates(void **state)
         assert_true(choices > 300);
         if (!r.must_beat) /* a pass by choice: the lists' second entry is exercised */
             assert_true(passes > 20);
-        assert_true(share >= 0.997);
+        assert_true(share >= 0.985);
+        all_choices += choices;
+        all_same += same;
     }
+    /* measured 99.71% at the lowest (CB_SEED 0..6; 0 to 9 lists of ~3100 differ) */
+    print_message("lean candidates: %ld real choices, %.2f%% the same list\n", all_choices,
+                  100.0 * (double)all_same / (double)all_choices);
+    assert_true((double)all_same >= 0.995 * (double)all_choices);
     free(buf);
-    cb_hws_free(&h.ws);
     cb_hws_free(&ws);
     cb_rollout_free(&ro);
 }

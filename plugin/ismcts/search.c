@@ -79,6 +79,15 @@ int is_candidates(const cb_hcfg *cfg, cb_hws *ws, const cb_deal *g, int k, cb_mo
     return got;
 }
 
+void is_tree_config(int tree_exact, cb_hcfg *cfg, cb_rollout *lean)
+{
+    cb_hcfg_rollout(cfg);
+    cfg->exact_top = tree_exact > 0 ? tree_exact : 8;
+    cfg->exact_all_upto = 10;
+    lean->exact_top = cfg->exact_top;
+    lean->exact_all_upto = cfg->exact_all_upto;
+}
+
 int is_lean_candidates(cb_rollout *ro, const cb_deal *g, cb_move *out)
 {
     if (cb_rollout_choose(ro, g, &out[0]) != 0)
@@ -687,11 +696,7 @@ static void *thread_main(void *arg)
     /* set for every search (bidding shares the agent): nothing carries over between decisions.
      * Inside the tree the candidates matter more than in a play-out: more of them are scored
      * exactly (all of them, level 6's count, by default: tree_exact) */
-    cb_hcfg_rollout(&t->tree_cfg);
-    t->tree_cfg.exact_top = S->tree_exact > 0 ? S->tree_exact : 8;
-    t->tree_cfg.exact_all_upto = 10;
-    t->tree_lean.exact_top = t->tree_cfg.exact_top;
-    t->tree_lean.exact_all_upto = t->tree_cfg.exact_all_upto;
+    is_tree_config(S->tree_exact, &t->tree_cfg, &t->tree_lean);
     cb_hcfg_rollout(&t->agent.cfg);
     if (S->rollout_exact > 0)
         t->agent.cfg.exact_top = S->rollout_exact;

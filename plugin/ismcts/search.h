@@ -172,6 +172,10 @@ int is_search(const is_setup *S, is_thread **ths, int n, uint64_t *visits, doubl
  * plus the pass when it is legal. Returns how many (>= 1), or -1 on failure. */
 int is_candidates(const cb_hcfg *cfg, cb_hws *ws, const cb_deal *g, int k, cb_move *out, int cap);
 
+/* The tree's candidate scoring at tree_exact (the key; <= 0: 8): the heuristic's configuration
+ * for is_candidates, and the same exactness for is_lean_candidates. */
+void is_tree_config(int tree_exact, cb_hcfg *cfg, cb_rollout *lean);
+
 /* is_candidates at k = 1 by the lean play-out policy (rollout.h) instead of the heuristic: its
  * choice, plus the pass when it is legal (not after a play that empties the hand). The lean
  * policy scores as the heuristic does at ro's exactness and picks the same play but for the

@@ -84,6 +84,9 @@ void is_tree_config(int tree_exact, cb_hcfg *cfg, cb_rollout *lean)
     cb_hcfg_rollout(cfg);
     cfg->exact_top = tree_exact > 0 ? tree_exact : 8;
     cfg->exact_all_upto = 10;
+    lean->w[0] = cfg->w[0];
+    lean->w[1] = cfg->w[1];
+    lean->class_best = true; /* as pick_exact always keeps each class's best */
     lean->exact_top = cfg->exact_top;
     lean->exact_all_upto = cfg->exact_all_upto;
 }

@@ -14,7 +14,9 @@
  *    visits, as the paper prescribes for actions whose availability depends on the world.
  *  - Candidates: a node considers the best few plays of the shared heuristic policy
  *    (plugin/common/policy.c) in that world, best first (the expansion order), plus the pass;
- *    the searcher's own nodes cache theirs (they are the same in every world).
+ *    the searcher's own nodes cache theirs (they are the same in every world). Where only one
+ *    is wanted (the other seats at width 1) the lean play-out policy computes the heuristic's
+ *    choice (is_lean_candidates).
  *  - Values are win/loss for the searcher's side: DDZ teams; PDK "paranoid" (the searcher, or
  *    a 包庄 declarer's side, against the rest; see solve.h). A node's statistics are kept for
  *    the side that chose it. DDZ may count points instead (is_setup.reward_cap): then when to

@@ -116,7 +116,9 @@ typedef struct cb_hws {
     cb_move *moves;
     cb_hcand *cands;
     int cap;
-    const cb_rules *mh_rules;          /* the rules the cache was filled under */
+    const cb_rules *mh_rules;          /* the rules the cache was filled under, by address: other
+                                          rules at the same address need it set to NULL first
+                                          (plugins get the shim's, fixed for its life) */
     cb_counts mh_key[CB_MH_CACHE];
     int8_t mh_val[CB_MH_CACHE];
     uint64_t mh_calls, mh_hits;        /* statistics */

@@ -513,9 +513,9 @@ static void test_kept_candidates(void **state)
  * heuristic's choice plus the pass), both at the tree's exactness (48 exactly scored, every play
  * up to 10 cards), along play-outs of random deals in PDK (pdk16, with a 包庄 declarer,
  * must_beat off) and DDZ: always legal, the pass listed exactly when it is legal and neither the
- * choice nor after a whole hand; the same list on at least 99.5% of the positions with a real
- * choice over the four (98.5% each: a variant's ~600 are few), the float order of the holding
- * products being all that differs (tests/test_rollout.c).
+ * choice nor after a whole hand, a whole hand alone in both lists; the same list on at least
+ * 99.5% of the positions with a real choice over the four (98.5% each: a variant's ~600 are
+ * few), the float order of the holding products being all that differs (tests/test_rollout.c).
  * The deals go on along the lean choices. */
 static void test_lean_candidates(void **state)
 {
@@ -571,6 +571,10 @@ static void test_lean_candidates(void **state)
                 assert_int_equal(nb == 2, pass_legal && b[0].shape != CB_PASS && !whole);
                 if (nb == 2)
                     assert_int_equal(b[1].shape, CB_PASS);
+                if (whole) { /* a hand that goes in one play goes, in both, and alone */
+                    assert_int_equal(na, 1);
+                    assert_true(a[0].counts == ctx.hand);
+                }
                 if (n > 1) {
                     choices++;
                     passes += b[0].shape == CB_PASS;

@@ -599,10 +599,6 @@ void cb_hcand_select_pre(cb_hcand *c, int from, int n, int k)
 /* Which candidates get an exact min-hands: all of them for small hands (cheap there), else the
  * best pre-score of every shape and length (the pre-score misjudges chains) plus the exact_top
  * best pre-scores overall, moved to the front. Returns how many. */
-/* A play's class for pick_exact (shape, length): each class's best pre-score is always scored
- * exactly (no_by_class_best relies on the same classes) */
-static inline int class_of(const cb_move *m) { return m->shape * 24 + (m->len < 24 ? m->len : 23); }
-
 static int pick_exact(const ev *e, const cb_hcfg *cfg, cb_hws *ws, int nc)
 {
     int top = nc;
@@ -610,11 +606,11 @@ static int pick_exact(const ev *e, const cb_hcfg *cfg, cb_hws *ws, int nc)
         /* best pre-score per class (shape, len): the classes seen are few, so a short list
          * of them rather than a table of every class */
         int cls_j[CB_NSHAPES * 24], ncls = 0;
-        int16_t cls_at[CB_NSHAPES * 24]; /* class_of -> its slot in the list, or -1 */
+        int16_t cls_at[CB_NSHAPES * 24]; /* score_class_of -> its slot in the list, or -1 */
         memset(cls_at, 0xFF, sizeof cls_at);
         for (int j = 0; j < nc; j++) {
             const cb_move *m = &ws->moves[ws->cands[j].idx];
-            int q = class_of(m);
+            int q = score_class_of(m);
             int a = cls_at[q];
             if (a < 0) {
                 cls_at[q] = (int16_t)ncls;
@@ -923,7 +919,7 @@ static bool no_by_class_best(ev *e, const cb_situ *s, cb_hws *ws, int n, cb_coun
         cid[i] = -1;
         if (m->shape == CB_PASS)
             continue;
-        int q = class_of(m), k = 0;
+        int q = score_class_of(m), k = 0;
         while (k < ncls && cls_q[k] != q)
             k++;
         if (k == ncls) {

@@ -359,7 +359,7 @@ static int pick_exact(const cb_rollout *ro, cb_rollout_cand *cs, const cb_move *
             int cls_q[CB_NSHAPES * 24], cls_j[CB_NSHAPES * 24], ncls = 0;
             for (int j = 0; j < nc; j++) {
                 const cb_move *m = &mv[cs[j].idx];
-                int q = m->shape * 24 + (m->len < 24 ? m->len : 23);
+                int q = score_class_of(m);
                 int a = 0;
                 while (a < ncls && cls_q[a] != q)
                     a++;

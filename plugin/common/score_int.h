@@ -23,6 +23,11 @@
 /* Opponents keep bombs often: a bomb that may be out is half a threat. */
 #define CB_BOMB_USE 0.5f
 
+/* A play's class for choosing which plays get an exact min-hands (shape, length): both policies
+ * score each class's best pre-score exactly (policy.c pick_exact and its proof of no, rollout.c
+ * pick_exact), which keeps their choices alike. */
+static inline int score_class_of(const cb_move *m) { return m->shape * 24 + (m->len < 24 ? m->len : 23); }
+
 /* ---- shapes ---- */
 
 /* Cards per rank of the main part (0 for pass / rocket). */

@@ -1,6 +1,7 @@
 /* cardbot belief benchmark: how much of the hidden hands the weighted pool knows, per CPU.
  *
  * usage: bench_belief [DEALS [SEED [STYLE]]]   (defaults 60, 1, none)
+ *        bench_belief --from [--seat NAME] RESULTS.jsonl...
  *
  * DEALS deals per game (pdk16, and DDZ with a random landlord), every seat played by the
  * shared heuristic at level 6 — or, with STYLE, level 6 in a personality (bomber, hoarder,
@@ -21,6 +22,16 @@
  * Why: the gap between what ismcts wins and what it would win seeing the hands is large
  * (notes/DESIGN-NOTES.md, "What the hidden cards are worth"), and this figure says how much of
  * it a pool of a given cost closes — a sampler is judged by it before any match.
+ * With --from, the deals are recorded games instead (the results files of `cardbot match
+ * --results`, every game with its hands and plays): each is replayed through the engine and the
+ * decisions of the seats whose strategy is NAME (default ismcts) get the pool ismcts would build
+ * there (PDK 300 worlds, DDZ 3000), scored under several weightings of the same worlds —
+ * uniform, level 6 fitted alone, level 6 and the rule agent mixed, the mix tempered to an
+ * effective size of 10, 20 and 50 (belief.h) — each as its gain over uniform, paired per view.
+ * Why: the generated games above hold only the strategies linked here; a results file holds
+ * whoever sat there — pimc, a bot over the wire, a person — so the inference is scored against
+ * the hands of the opponents it is meant for.
+ *
  * Figures only: nothing here asserts.
  */
 #include <math.h>
@@ -28,6 +39,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <json-glib/json-glib.h>
 
 #include "cardbot/bot.h"
 #include "cardbot/game.h"
@@ -257,8 +270,218 @@ static int run_game(const char *preset, int deals, uint64_t seed, const char *st
     return 0;
 }
 
+/* ---- recorded games (--from): the pool against the hands of whoever really sat there ---- */
+
+enum { NSCHEMES = 6 };
+static const char *scheme_names[NSCHEMES] = {"uniform", "fit", "mix", "mix ess 10", "mix ess 20", "mix ess 50"};
+static const double scheme_ess[NSCHEMES] = {0, 0, 0, 10, 20, 50};
+
+/* Weigh the pool b (built with the rule model's replay) by scheme s: equal weights, level 6
+ * fitted alone, both models mixed, both tempered to an effective size of 20 (plugin/common/
+ * belief.h). */
+static void weigh_scheme(cb_belief *b, int s)
+{
+    if (s == 0) {
+        for (int i = 0; i < b->n; i++)
+            b->cum[i] = i + 1;
+        return;
+    }
+    b->rule_model = s >= 2;
+    cb_belief_weigh_fit(b);
+    if (scheme_ess[s] > 0 && b->decisions > 0)
+        cb_belief_temper(b, scheme_ess[s]);
+    b->rule_model = true;
+}
+
+typedef struct rec_stats {
+    int nv;
+    int *bk;
+    double *gain[NSCHEMES];
+} rec_stats;
+
+/* One game of a results file (cardbot match --results): replayed through the engine, and at
+ * every decision of a seat named `who` with a choice after another seat's choice, the pool
+ * ismcts would build (PDK 300 worlds, DDZ 3000) scored under each scheme. */
+static int rec_game(JsonObject *o, const char *who, cb_belief *B, cb_worlds *W, rec_stats *st, char *err, size_t errlen)
+{
+    const char *preset = json_object_get_string_member_with_default(o, "rules", "");
+    cb_rules r;
+    if (cb_rules_preset(preset, &r) != 0) {
+        snprintf(err, errlen, "rules \"%s\" is not a preset", preset);
+        return -1;
+    }
+    bool ddz = r.game == CB_GAME_DDZ;
+    JsonArray *hands = json_object_get_array_member(o, "hands"), *seats = json_object_get_array_member(o, "seats");
+    JsonArray *plays = json_object_get_array_member(o, "plays");
+    if (!hands || !seats || !plays || json_array_get_length(hands) != 3 || json_array_get_length(seats) != 3) {
+        snprintf(err, errlen, "a game without three hands, seats and its plays");
+        return -1;
+    }
+    cb_cards h[3], bottom = 0;
+    bool mine[3];
+    for (int s = 0; s < 3; s++) {
+        if (cb_cards_parse(json_array_get_string_element(hands, (guint)s), r.deck, &h[s], err, errlen) != 0)
+            return -1;
+        mine[s] = strcmp(json_array_get_string_element(seats, (guint)s), who) == 0;
+    }
+    if (cb_cards_parse(json_object_get_string_member_with_default(o, "bottom", ""), r.deck, &bottom, err, errlen) != 0)
+        return -1;
+    int ll = (int)json_object_get_int_member_with_default(o, "landlord", -1);
+    int bid = (int)json_object_get_int_member_with_default(o, "bid_value", 0);
+    int first = (int)json_object_get_int_member_with_default(o, "first_seat", -1);
+    int bids[3] = {-1, -1, -1};
+    JsonArray *ba = json_object_get_array_member(o, "bids");
+    for (guint i = 0; ba && i < json_array_get_length(ba); i++) {
+        JsonObject *x = json_array_get_object_element(ba, i);
+        int s = (int)json_object_get_int_member_with_default(x, "seat", -1);
+        if (s >= 0 && s < 3)
+            bids[s] = (int)json_object_get_int_member_with_default(x, "bid", -1);
+    }
+    if (ddz && ll >= 0)
+        h[ll] |= bottom; /* the record's hands are as dealt */
+    static cb_play_rec hist[400];
+    cb_deal g;
+    memset(&g, 0, sizeof g);
+    g.hist = hist;
+    g.hist_cap = 400;
+    g.check = true;
+    cb_deal_init(&g, &r, h, first, ll, bid, ddz ? bottom : 0);
+    cb_move moves[CB_MOVES_CAP];
+    for (guint p = 0; p < json_array_get_length(plays) && g.winner < 0; p++) {
+        JsonObject *x = json_array_get_object_element(plays, p);
+        int seat = (int)json_object_get_int_member_with_default(x, "seat", -1);
+        if (seat != g.turn) {
+            snprintf(err, errlen, "play %u: seat %d out of turn (%d to act)", p, seat, g.turn);
+            return -1;
+        }
+        cb_ctx ctx;
+        cb_deal_ctx(&g, &ctx);
+        int legal = cb_legal_moves(&r, &ctx, moves, CB_MOVES_CAP), others = 0;
+        for (int i = 0; i < g.nhist; i++)
+            others += g.hist[i].seat != g.turn;
+        if (mine[g.turn] && legal > 1 && others > 0 && st->nv < MAX_VIEWS) {
+            cb_view v;
+            cb_deal_view(&g, bids, (uint64_t)st->nv * 7919 + 1, &v);
+            if (cb_worlds_from_view(W, &v, err, errlen) != 0)
+                return -1;
+            B->fit = true;
+            B->rule_model = true;
+            int got = cb_belief_build(B, &v, W, ddz ? IS_BELIEF_WORLDS_DDZ : IS_BELIEF_WORLDS_PDK, 0.1, v.seed);
+            int hidden = 0;
+            for (int k = 0; k < NSCHEMES && got > 0; k++) {
+                weigh_scheme(B, k);
+                st->gain[k][st->nv] = score(B, &g, g.turn, &hidden);
+            }
+            if (got > 0 && hidden > 0)
+                st->bk[st->nv++] = bucket_of(hidden);
+        }
+        cb_cards cards = 0;
+        if (cb_cards_parse(json_object_get_string_member_with_default(x, "cards", ""), r.deck, &cards, err, errlen) != 0)
+            return -1;
+        if (cb_deal_step_cards(&g, cards, NULL, err, errlen) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int run_records(int nfiles, char **files, const char *who)
+{
+    rec_stats st = {0};
+    st.bk = malloc(MAX_VIEWS * sizeof *st.bk);
+    for (int k = 0; k < NSCHEMES; k++)
+        st.gain[k] = malloc(MAX_VIEWS * sizeof *st.gain[k]);
+    cb_belief B;
+    cb_worlds W;
+    memset(&W, 0, sizeof W);
+    if (cb_belief_init(&B) != 0)
+        return -1;
+    int games = 0, rc = 0;
+    char err[200] = "";
+    for (int f = 0; f < nfiles && rc == 0; f++) {
+        FILE *in = fopen(files[f], "r");
+        if (!in) {
+            fprintf(stderr, "bench_belief: %s: cannot open\n", files[f]);
+            rc = -1;
+            break;
+        }
+        char *line = NULL;
+        size_t cap = 0;
+        int ln = 0;
+        while (rc == 0 && getline(&line, &cap, in) > 0) {
+            ln++;
+            JsonParser *jp = json_parser_new();
+            GError *ge = NULL;
+            if (!json_parser_load_from_data(jp, line, -1, &ge)) {
+                fprintf(stderr, "bench_belief: %s:%d: %s\n", files[f], ln, ge->message);
+                g_error_free(ge);
+                rc = -1;
+            } else {
+                JsonNode *root = json_parser_get_root(jp);
+                JsonObject *o = root && JSON_NODE_HOLDS_OBJECT(root) ? json_node_get_object(root) : NULL;
+                if (o && strcmp(json_object_get_string_member_with_default(o, "type", ""), "game") == 0) {
+                    if (rec_game(o, who, &B, &W, &st, err, sizeof err) != 0) {
+                        fprintf(stderr, "bench_belief: %s:%d: %s\n", files[f], ln, err);
+                        rc = -1;
+                    }
+                    games++;
+                }
+            }
+            g_object_unref(jp);
+        }
+        free(line);
+        fclose(in);
+    }
+    if (rc == 0) {
+        printf("%d recorded games, the decisions of %s: %d views; gain of each weighting over uniform worlds, "
+               "nats per hidden card (paired per view, 95%%)\n",
+               games, who, st.nv);
+        printf("  %-6s %5s  %-17s", "hidden", "views", "uniform");
+        for (int k = 1; k < NSCHEMES; k++)
+            printf("  %-17s", scheme_names[k]);
+        printf("\n");
+        double *x = malloc(MAX_VIEWS * sizeof *x);
+        for (int b = 0; b <= NBUCKETS; b++) {
+            int m = 0;
+            for (int i = 0; i < st.nv; i++)
+                m += b == NBUCKETS || st.bk[i] == b;
+            printf("  %-6s %5d", b == NBUCKETS ? "all" : bucket_names[b], m);
+            for (int k = 0; k < NSCHEMES && m > 1; k++) {
+                double mu, hw;
+                int j = 0;
+                for (int i = 0; i < st.nv; i++)
+                    if (b == NBUCKETS || st.bk[i] == b)
+                        x[j++] = st.gain[k][i] - (k ? st.gain[0][i] : 0);
+                mean_ci(x, j, &mu, &hw);
+                printf("  %+.4f +- %.4f", mu, hw);
+            }
+            printf("\n");
+        }
+        free(x);
+    }
+    for (int k = 0; k < NSCHEMES; k++)
+        free(st.gain[k]);
+    free(st.bk);
+    cb_worlds_free(&W);
+    cb_belief_free(&B);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--from") == 0) {
+        int first = 2;
+        const char *who = "ismcts";
+        if (argc > 3 && strcmp(argv[2], "--seat") == 0) {
+            who = argv[3];
+            first = 4;
+        }
+        if (argc <= first) {
+            fprintf(stderr, "usage: bench_belief --from [--seat NAME] RESULTS.jsonl...\n");
+            return 2;
+        }
+        printf("bench_belief: what the weighted pool knows of the hidden hands beyond uniform worlds\n");
+        return run_records(argc - first, argv + first, who) == 0 ? 0 : 1;
+    }
     int deals = argc > 1 ? atoi(argv[1]) : 60;
     uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
     const char *style = argc > 3 ? argv[3] : "none";

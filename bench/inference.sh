@@ -12,7 +12,8 @@
 # Variants (ismcts keys added to a copy of the config):
 #   fit     the default: PDK inference = mix (each seat fitted to level 6 and to the rule
 #           agent, plugin/common/belief.h) with opponent_model = fitted (the search plays each
-#           seat by the likelier model in each world), DDZ inference = fit (level 6 alone);
+#           seat by the likelier model in each world) and two search worlds in three drawn
+#           uniformly (belief_uniform = 0.67), DDZ inference = fit (level 6 alone);
 #           KEYS_FIT="inference = fit" or "inference = mix" picks one
 #   off     belief = 1: no inference, uniform worlds
 #   fixed   inference = fixed: the former default (belief 0.1, belief_fit 0.01)

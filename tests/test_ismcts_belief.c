@@ -397,6 +397,96 @@ static void test_inference(void **state)
     assert_true(p.belief == 1); /* off: the pool is not replayed */
 }
 
+/* ---- belief_uniform: a share of the search's worlds drawn uniformly despite the pool ---- */
+
+typedef struct uniform_count {
+    cbt_three_count three;
+    int pooled;     /* decisions of d[0] that built a pool (" ess=" shown) */
+    int half_moved; /* decisions where d[2] (a share of 1/2) differs from d[0] in value or visits */
+} uniform_count;
+
+/* The search's part of an explanation: value, visits of the play, iterations ("v=.. n=.. it=..",
+ * up to " worlds=", which counts the pool's worlds when there is one). */
+static void search_part(const char *e, char *out, size_t n)
+{
+    const char *w = strstr(e, " worlds=");
+    size_t k = w ? (size_t)(w - e) : strlen(e);
+    if (k >= n)
+        k = n - 1;
+    memcpy(out, e, k);
+    out[k] = '\0';
+}
+
+/* d[0]: belief_uniform = 1, d[1]: inference = off, d[2]: belief_uniform = 0.5 (endgame 0 in all:
+ * the exact endgame draws from the pool on its own). With every world uniform (and level 6 for
+ * every other seat there, though the pool fits the rule agent to some) the search is that of
+ * inference = off — same play, value, visits and iterations — though d[0] still builds its pool;
+ * half the worlds from the pool move some decision. */
+static void check_uniform(const cb_decision *d, void *ctx)
+{
+    uniform_count *c = ctx;
+    if (strncmp(d[0].explain, "ismcts v=", 9) != 0)
+        return;
+    c->three.searched++;
+    char s0[112], s1[112], s2[112];
+    search_part(d[0].explain, s0, sizeof s0);
+    search_part(d[1].explain, s1, sizeof s1);
+    search_part(d[2].explain, s2, sizeof s2);
+    if (d[0].cards != d[1].cards)
+        fail_msg("%s | %s", d[0].explain, d[1].explain);
+    assert_string_equal(s0, s1);
+    assert_null(strstr(d[1].explain, " ess="));
+    if (strstr(d[0].explain, " ess="))
+        c->pooled++;
+    if (strcmp(s0, s2) != 0)
+        c->half_moved++;
+}
+
+/* d[0]: PDK's default share given, d[1]: not given, d[2]: the same with inference = mix given:
+ * all three decide alike. */
+static void check_uniform_zero(const cb_decision *d, void *ctx)
+{
+    uniform_count *c = ctx;
+    if (!cbt_searched_as_given(d, &c->three))
+        return;
+    char s0[112], s1[112], s2[112];
+    search_part(d[0].explain, s0, sizeof s0);
+    search_part(d[1].explain, s1, sizeof s1);
+    search_part(d[2].explain, s2, sizeof s2);
+    assert_string_equal(s0, s1);
+    assert_string_equal(s0, s2);
+}
+
+static void test_belief_uniform(void **state)
+{
+    const cbt_bot_plugin *a = *state;
+    cb_param p1[4] = {{"iterations", "200"}, {"belief_worlds", "100"}, {"endgame", "0"}, {"belief_uniform", "1"}};
+    cb_param poff[4] = {{"iterations", "200"}, {"belief_worlds", "100"}, {"endgame", "0"}, {"inference", "off"}};
+    cb_param ph[4] = {{"iterations", "200"}, {"belief_worlds", "100"}, {"endgame", "0"}, {"belief_uniform", "0.5"}};
+    const cb_param *const pa[3] = {p1, poff, ph};
+    const int na[3] = {4, 4, 4};
+    uniform_count c;
+    memset(&c, 0, sizeof c);
+    cbt_decide_three(a, cbt_seed(113), 4, 4, pa, na, check_uniform, &c.three);
+    print_message("belief_uniform = 1: %d searched decisions as inference = off's (%d with a pool); 0.5 moved %d\n",
+                  c.three.searched, c.pooled, c.half_moved);
+    assert_true(c.three.searched >= 10);
+    assert_true(c.pooled >= c.three.searched / 2);
+    assert_true(c.half_moved > 0);
+
+    char share[16];
+    snprintf(share, sizeof share, "%g", IS_BELIEF_UNIFORM_PDK);
+    cb_param p0[4] = {{"iterations", "200"}, {"belief_worlds", "100"}, {"endgame", "0"}, {"belief_uniform", share}};
+    cb_param pd[3] = {{"iterations", "200"}, {"belief_worlds", "100"}, {"endgame", "0"}};
+    cb_param pm[4] = {{"iterations", "200"}, {"belief_worlds", "100"}, {"endgame", "0"}, {"inference", "mix"}};
+    const cb_param *const pz[3] = {p0, pd, pm};
+    const int nz[3] = {4, 3, 4};
+    memset(&c, 0, sizeof c);
+    cbt_decide_three(a, cbt_seed(114), 4, 4, pz, nz, check_uniform_zero, &c.three);
+    print_message("belief_uniform = %s: %d searched decisions as the default's\n", share, c.three.searched);
+    assert_true(c.three.searched >= 10);
+}
+
 /* ---- the search's budget by side (DDZ): the landlord's default is larger ---- */
 
 /* The iterations of each searched DDZ decision (explanation "it=N") that inst makes along
@@ -459,6 +549,7 @@ int main(void)
         cmocka_unit_test(test_belief_fit),
         cmocka_unit_test(test_belief_explained),
         cmocka_unit_test(test_inference),
+        cmocka_unit_test(test_belief_uniform),
         cmocka_unit_test(test_iterations_by_side),
     };
     return cmocka_run_group_tests(tests, cbt_ism_setup, cbt_plugin_teardown);

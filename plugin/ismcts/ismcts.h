@@ -31,6 +31,8 @@
 #define IS_BELIEF_ESS_PDK 0          /* belief_ess not given (-1); 30 measured equal against level 6 */
 #define IS_BELIEF_ESS_DDZ 20         /* +4.2 / +3.3 against rulebot, level 6 alike (DESIGN-NOTES) */
 #define IS_BELIEF_EARLY_PDK 0        /* belief_early not given (-1): PDK's pool is 300 throughout */
+#define IS_BELIEF_UNIFORM_PDK 0.67   /* belief_uniform not given (-1): pimc +1.8 +- 1.2, L6 -0.3 +- 0.9 (800 deals) */
+#define IS_BELIEF_UNIFORM_DDZ 0      /* DDZ's inference already pays against the strangers measured */
 #define IS_BELIEF_EARLY_DDZ 1000     /* -0.8 / +0.1 over 3000 throughout (600 deals a role), p50 -20% / -33% */
 #define IS_ENDGAME_PDK 14             /* endgame not given (-1): where exact solves stay cheap */
 #define IS_ENDGAME_DDZ 12
@@ -128,6 +130,8 @@ typedef struct is_params {
     int belief_early;      /* worlds in the pool while more than belief_early_hidden cards are
                               hidden from me (0: belief_worlds throughout; -1: by game) */
     int belief_early_hidden;
+    double belief_uniform; /* the share of the search's worlds drawn uniformly, not from the pool
+                              (-1: by game) */
 } is_params;
 
 typedef struct is_inst {

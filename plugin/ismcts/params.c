@@ -95,6 +95,8 @@ const cb_pdef is_param_table[] = {
          "worlds in the pool while more than belief_early_hidden cards are hidden from me (0: belief_worlds throughout)"),
     IROW("belief_early_hidden", CB_PT_INT, belief_early_hidden, 0, CB_NCARDS, 24, "a card count", "24",
          "belief_early holds while more than this many cards are hidden from me"),
+    RROW("belief_uniform", belief_uniform, 0, 1, -1, "a share", "PDK 0.67, DDZ 0",
+         "the share of the search's worlds drawn uniformly from every consistent world instead of from the weighted pool"),
 };
 const int is_param_count = (int)(sizeof is_param_table / sizeof is_param_table[0]);
 

@@ -129,6 +129,7 @@ static int setup_search(const is_inst *m, const cb_view *v, int nroot, int threa
     S->k_opp = m->p.opponent_width;
     S->fitted_opponents = m->p.opponent_model == IS_OPPM_FITTED &&
                           is_inference_of(m->p.inference, ddz) == IS_INFER_MIX;
+    S->belief_uniform = m->p.belief_uniform >= 0 ? m->p.belief_uniform : ddz ? IS_BELIEF_UNIFORM_DDZ : IS_BELIEF_UNIFORM_PDK;
     S->tree_exact = m->p.tree_exact;
     S->rollout_exact = m->p.rollout_exact;
     int endgame = m->p.endgame >= 0 ? m->p.endgame : (ddz ? IS_ENDGAME_DDZ : IS_ENDGAME_PDK);

@@ -489,26 +489,15 @@ static int iterate(is_thread *t, const cb_cards hands[3], int first)
     return 0;
 }
 
-/* Worlds: from the belief pool when there is one; else a fresh one per iteration while the
- * sampler finds them easily. A record tight enough to make it fail is expensive to sample
- * (each failure runs every bounded restart and swap), so after the first failure the
- * iterations reuse the worlds found so far, and new ones are sought only until POOL of them
- * are kept or FAIL_LIMIT failures: the cost of a decision stays bounded. Returns 0 (hands
- * filled), 1 (none this time) or -1 (no world found at all: give up; the caller falls back).
- * `it` numbers the draw (it picks the slot a fresh world replaces). */
+/* A fresh world from the sampler while it finds them easily. A record tight enough to make it
+ * fail is expensive to sample (each failure runs every bounded restart and swap), so after the
+ * first failure the iterations reuse the worlds found so far, and new ones are sought only until
+ * POOL of them are kept or FAIL_LIMIT failures: the cost of a decision stays bounded. Returns 0
+ * (hands filled), 1 (none this time) or -1 (no world found at all). `it` numbers the draw (it
+ * picks the slot a fresh world replaces). */
 enum { POOL = 32, FAIL_LIMIT = 4 };
-static int next_world(is_thread *t, uint64_t it, cb_cards hands[3])
+static int fresh_world(is_thread *t, uint64_t it, cb_cards hands[3])
 {
-    const is_setup *S = t->S;
-    memset(t->rule_seat, 0, sizeof t->rule_seat);
-    if (S->belief && S->belief->n > 0) {
-        int i = cb_belief_draw(S->belief, &t->rng, hands);
-        /* each other seat's likelier model in this world (search.h, fitted_opponents) */
-        if (S->fitted_opponents && S->belief->rule_model)
-            for (int o = 0; o < 2; o++)
-                t->rule_seat[(S->me + 1 + o) % 3] = cb_belief_rule_chance(S->belief, &S->belief->seat[i][o], o) > 0.5;
-        return 0;
-    }
     bool fresh = t->fails == 0 || (t->npool < POOL && t->fails < FAIL_LIMIT);
     if (fresh && cb_worlds_sample(&t->worlds, &t->rng, hands, NULL) == 0) {
         if (t->npool < POOL) {
@@ -527,6 +516,31 @@ static int next_world(is_thread *t, uint64_t it, cb_cards hands[3])
         return t->fails >= FAIL_LIMIT ? -1 : 1;
     memcpy(hands, t->pool[cb_rng_below(&t->rng, (uint32_t)t->npool)], sizeof t->pool[0]);
     return 0;
+}
+
+/* Worlds: from the belief pool when there is one, but for a share of fresh ones
+ * (belief_uniform; 1 asks no random number, so the search is then that of inference = off);
+ * else fresh ones (fresh_world). In a fresh world every other seat plays level 6, as without a
+ * pool: the world has no record of its own, and the model the seat's whole record makes likelier
+ * measured no better there (DESIGN-NOTES, belief_uniform). Returns 0 (hands filled), 1 (none
+ * this time) or -1 (no world found at all: give up; the caller falls back). */
+static int next_world(is_thread *t, uint64_t it, cb_cards hands[3])
+{
+    const is_setup *S = t->S;
+    memset(t->rule_seat, 0, sizeof t->rule_seat);
+    bool pool = S->belief && S->belief->n > 0;
+    bool uniform = pool && (S->belief_uniform >= 1 || (S->belief_uniform > 0 && cb_rng_unit(&t->rng) < S->belief_uniform));
+    if (uniform && fresh_world(t, it, hands) == 0)
+        return 0;
+    if (pool) { /* (also when the sampler found no fresh world) */
+        int i = cb_belief_draw(S->belief, &t->rng, hands);
+        /* each other seat's likelier model in this world (search.h, fitted_opponents) */
+        if (S->fitted_opponents && S->belief->rule_model)
+            for (int o = 0; o < 2; o++)
+                t->rule_seat[(S->me + 1 + o) % 3] = cb_belief_rule_chance(S->belief, &S->belief->seat[i][o], o) > 0.5;
+        return 0;
+    }
+    return fresh_world(t, it, hands);
 }
 
 /* Sequential halving at the root (Karnin, Koren & Somekh 2013; applied to MCTS roots by

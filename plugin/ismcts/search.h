@@ -116,6 +116,7 @@ typedef struct is_setup {
      * chance: drawing gave the rule agent to level-6 and level-4 seats too often (DESIGN-NOTES,
      * opponent_model). */
     bool fitted_opponents;
+    double belief_uniform;      /* the share of worlds drawn uniformly despite a pool */
     /* The other seats' candidates at a node depend on the node, the model the world gives the
      * seat, its hand by ranks and (DDZ) the bottom cards still unplayed, and the pool's worlds
      * come back again and again: each thread keeps them per (node, model, hand, bottom) for the

@@ -197,9 +197,13 @@ $(PLUGIN_TEST_BIN): $(B)/tests/%: tests/%.c $(SUPPORT_OBJ) $(PLUGIN_SUPPORT_OBJ)
 # bench_seats is a host: it links the shim library as a server would
 $(B)/bench/bench_seats: $(SHIM_LIB)
 $(B)/bench/bench_seats: LDLIBS += -L$(B) -lcardbot-shim
+# bench_belief --from reads results files with the console's decoder of game lines
+RESULTS_OBJ := $(addprefix $(B)/host-shim/console/,match_replay.o match_json.o)
+$(B)/bench/bench_belief: $(RESULTS_OBJ)
+$(B)/bench/bench_belief: BENCH_OBJ := $(RESULTS_OBJ)
 $(B)/bench/%: bench/%.c $(BENCH_SUPPORT_OBJ) $(CORE_LIB) $(PLUGIN_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -Itests -o $@ $< $(BENCH_SUPPORT_OBJ) $(PLUGIN_LIBS) $(CORE_LINK) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -Itests -o $@ $< $(BENCH_OBJ) $(BENCH_SUPPORT_OBJ) $(PLUGIN_LIBS) $(CORE_LINK) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
 
 # Tests: every test binary, plain then ASan+UBSan. tests/run.sh prints the final tally.
 check: deps-check

@@ -47,6 +47,7 @@
 #include "../plugin/common/belief.h"
 #include "../plugin/common/rule.h"
 #include "../plugin/common/worlds.h"
+#include "../host-shim/console/match.h"
 #include "../plugin/ismcts/ismcts.h"
 #include "support/deals.h"
 
@@ -128,6 +129,18 @@ static void mean_ci(const double *x, int n, double *m, double *h)
     *h = n > 1 ? 1.96 * sqrt(q / (n - 1)) / sqrt(n) : 0;
 }
 
+/* A view worth scoring: the seat to act has a real choice (two or more legal plays) and some
+ * other seat has acted (moves: scratch for the legal plays). */
+static bool scored_view(const cb_deal *g, cb_move *moves)
+{
+    cb_ctx ctx;
+    cb_deal_ctx(g, &ctx);
+    int others = 0;
+    for (int i = 0; i < g->nhist; i++)
+        others += g->hist[i].seat != g->turn;
+    return others > 0 && cb_legal_moves(g->rules, &ctx, moves, CB_MOVES_CAP) > 1;
+}
+
 static int run_game(const char *preset, int deals, uint64_t seed, const char *style)
 {
     cb_rules r;
@@ -184,13 +197,7 @@ static int run_game(const char *preset, int deals, uint64_t seed, const char *st
         g.hist_cap = 400;
         cb_deal_init(&g, &r, h, -1, ll, bid, bottom);
         while (g.winner < 0 && nv < MAX_VIEWS) {
-            cb_ctx ctx;
-            cb_deal_ctx(&g, &ctx);
-            int legal = cb_legal_moves(&r, &ctx, moves, CB_MOVES_CAP);
-            int others = 0;
-            for (int i = 0; i < g.nhist; i++)
-                others += g.hist[i].seat != g.turn;
-            if (legal > 1 && others > 0) {
+            if (scored_view(&g, moves)) {
                 cb_view v;
                 cb_deal_view(&g, bids, seed + (uint64_t)nv, &v);
                 char err[160] = "";
@@ -277,7 +284,7 @@ static const char *scheme_names[NSCHEMES] = {"uniform", "fit", "mix", "mix ess 1
 static const double scheme_ess[NSCHEMES] = {0, 0, 0, 10, 20, 50};
 
 /* Weigh the pool b (built with the rule model's replay) by scheme s: equal weights, level 6
- * fitted alone, both models mixed, both tempered to an effective size of 20 (plugin/common/
+ * fitted alone, both models mixed, both tempered to the scheme's effective size (plugin/common/
  * belief.h). */
 static void weigh_scheme(cb_belief *b, int s)
 {
@@ -299,67 +306,43 @@ typedef struct rec_stats {
     double *gain[NSCHEMES];
 } rec_stats;
 
-/* One game of a results file (cardbot match --results): replayed through the engine, and at
- * every decision of a seat named `who` with a choice after another seat's choice, the pool
- * ismcts would build (PDK 300 worlds, DDZ 3000) scored under each scheme. */
-static int rec_game(JsonObject *o, const char *who, cb_belief *B, cb_worlds *W, rec_stats *st, char *err, size_t errlen)
+/* One game of a results file (cardbot match --results), decoded by the console's reader of
+ * game lines (the replay format's): replayed through the engine, and at every decision of a
+ * seat named `who` with a choice after another seat's choice, the pool ismcts would build
+ * (PDK 300 worlds, DDZ 3000) scored under each scheme. */
+static int rec_game(const cb_rules *rp, const char *line, cb_match_game *gm, const char *who, cb_belief *B,
+                    cb_worlds *W, rec_stats *st, char *err, size_t errlen)
 {
-    const char *preset = json_object_get_string_member_with_default(o, "rules", "");
-    cb_rules r;
-    if (cb_rules_preset(preset, &r) != 0) {
-        snprintf(err, errlen, "rules \"%s\" is not a preset", preset);
+    if (cb_match_game_from_json(rp, line, gm, err, errlen) != 0)
         return -1;
-    }
+    const cb_rules r = *rp;
     bool ddz = r.game == CB_GAME_DDZ;
-    JsonArray *hands = json_object_get_array_member(o, "hands"), *seats = json_object_get_array_member(o, "seats");
-    JsonArray *plays = json_object_get_array_member(o, "plays");
-    if (!hands || !seats || !plays || json_array_get_length(hands) != 3 || json_array_get_length(seats) != 3) {
-        snprintf(err, errlen, "a game without three hands, seats and its plays");
-        return -1;
-    }
-    cb_cards h[3], bottom = 0;
+    cb_cards h[3];
     bool mine[3];
     for (int s = 0; s < 3; s++) {
-        if (cb_cards_parse(json_array_get_string_element(hands, (guint)s), r.deck, &h[s], err, errlen) != 0)
-            return -1;
-        mine[s] = strcmp(json_array_get_string_element(seats, (guint)s), who) == 0;
+        h[s] = gm->dealt[s];
+        mine[s] = strcmp(gm->strategy[s], who) == 0;
     }
-    if (cb_cards_parse(json_object_get_string_member_with_default(o, "bottom", ""), r.deck, &bottom, err, errlen) != 0)
-        return -1;
-    int ll = (int)json_object_get_int_member_with_default(o, "landlord", -1);
-    int bid = (int)json_object_get_int_member_with_default(o, "bid_value", 0);
-    int first = (int)json_object_get_int_member_with_default(o, "first_seat", -1);
-    int bids[3] = {-1, -1, -1};
-    JsonArray *ba = json_object_get_array_member(o, "bids");
-    for (guint i = 0; ba && i < json_array_get_length(ba); i++) {
-        JsonObject *x = json_array_get_object_element(ba, i);
-        int s = (int)json_object_get_int_member_with_default(x, "seat", -1);
-        if (s >= 0 && s < 3)
-            bids[s] = (int)json_object_get_int_member_with_default(x, "bid", -1);
-    }
+    int ll = gm->landlord, bids[3] = {-1, -1, -1};
+    for (int i = 0; i < gm->nbids; i++)
+        if (gm->bids[i].seat >= 0 && gm->bids[i].seat < 3)
+            bids[gm->bids[i].seat] = gm->bids[i].bid;
     if (ddz && ll >= 0)
-        h[ll] |= bottom; /* the record's hands are as dealt */
+        h[ll] |= gm->bottom; /* the record's hands are as dealt */
     static cb_play_rec hist[400];
     cb_deal g;
     memset(&g, 0, sizeof g);
     g.hist = hist;
     g.hist_cap = 400;
     g.check = true;
-    cb_deal_init(&g, &r, h, first, ll, bid, ddz ? bottom : 0);
+    cb_deal_init(&g, &r, h, gm->first_seat, ll, gm->bid_value, ddz ? gm->bottom : 0);
     cb_move moves[CB_MOVES_CAP];
-    for (guint p = 0; p < json_array_get_length(plays) && g.winner < 0; p++) {
-        JsonObject *x = json_array_get_object_element(plays, p);
-        int seat = (int)json_object_get_int_member_with_default(x, "seat", -1);
-        if (seat != g.turn) {
-            snprintf(err, errlen, "play %u: seat %d out of turn (%d to act)", p, seat, g.turn);
+    for (int p = 0; p < gm->nplays && g.winner < 0; p++) {
+        if (gm->plays[p].seat != g.turn) {
+            snprintf(err, errlen, "play %d: seat %d out of turn (%d to act)", p, gm->plays[p].seat, g.turn);
             return -1;
         }
-        cb_ctx ctx;
-        cb_deal_ctx(&g, &ctx);
-        int legal = cb_legal_moves(&r, &ctx, moves, CB_MOVES_CAP), others = 0;
-        for (int i = 0; i < g.nhist; i++)
-            others += g.hist[i].seat != g.turn;
-        if (mine[g.turn] && legal > 1 && others > 0 && st->nv < MAX_VIEWS) {
+        if (mine[g.turn] && st->nv < MAX_VIEWS && scored_view(&g, moves)) {
             cb_view v;
             cb_deal_view(&g, bids, (uint64_t)st->nv * 7919 + 1, &v);
             if (cb_worlds_from_view(W, &v, err, errlen) != 0)
@@ -375,10 +358,7 @@ static int rec_game(JsonObject *o, const char *who, cb_belief *B, cb_worlds *W, 
             if (got > 0 && hidden > 0)
                 st->bk[st->nv++] = bucket_of(hidden);
         }
-        cb_cards cards = 0;
-        if (cb_cards_parse(json_object_get_string_member_with_default(x, "cards", ""), r.deck, &cards, err, errlen) != 0)
-            return -1;
-        if (cb_deal_step_cards(&g, cards, NULL, err, errlen) < 0)
+        if (cb_deal_step_cards(&g, gm->plays[p].cards, NULL, err, errlen) < 0)
             return -1;
     }
     return 0;
@@ -396,7 +376,8 @@ static int run_records(int nfiles, char **files, const char *who)
     if (cb_belief_init(&B) != 0)
         return -1;
     int games = 0, rc = 0;
-    char err[200] = "";
+    char err[400] = "";
+    cb_match_game *gm = g_new(cb_match_game, 1); /* 47 KB of plays */
     for (int f = 0; f < nfiles && rc == 0; f++) {
         FILE *in = fopen(files[f], "r");
         if (!in) {
@@ -418,8 +399,13 @@ static int run_records(int nfiles, char **files, const char *who)
             } else {
                 JsonNode *root = json_parser_get_root(jp);
                 JsonObject *o = root && JSON_NODE_HOLDS_OBJECT(root) ? json_node_get_object(root) : NULL;
+                cb_rules r;
+                err[0] = '\0';
                 if (o && strcmp(json_object_get_string_member_with_default(o, "type", ""), "game") == 0) {
-                    if (rec_game(o, who, &B, &W, &st, err, sizeof err) != 0) {
+                    const char *preset = json_object_get_string_member_with_default(o, "rules", "");
+                    if (cb_rules_preset(preset, &r) != 0)
+                        snprintf(err, sizeof err, "rules \"%s\" is not a preset", preset);
+                    if (err[0] || rec_game(&r, line, gm, who, &B, &W, &st, err, sizeof err) != 0) {
                         fprintf(stderr, "bench_belief: %s:%d: %s\n", files[f], ln, err);
                         rc = -1;
                     }
@@ -461,6 +447,7 @@ static int run_records(int nfiles, char **files, const char *who)
     for (int k = 0; k < NSCHEMES; k++)
         free(st.gain[k]);
     free(st.bk);
+    g_free(gm);
     cb_worlds_free(&W);
     cb_belief_free(&B);
     return rc;

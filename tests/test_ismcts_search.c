@@ -409,14 +409,17 @@ static void test_stop_keys(void **state)
 
 /* One search on a weighted pool fitted with both opponent models and the fitted opponents
  * (each other seat as the rule agent in the worlds whose record makes it likelier), the other
- * seats' candidates kept (the default) or computed at every visit (fresh). */
-static void kept_search(const cb_view *v, const cb_belief *B, const cb_move *moves, int n, bool fresh, stop_run *out)
+ * seats' candidates kept (the default; in a table of at most `slots` slots when not 0) or
+ * computed at every visit (fresh). */
+static void kept_search(const cb_view *v, const cb_belief *B, const cb_move *moves, int n, bool fresh, uint32_t slots,
+                        stop_run *out)
 {
     is_setup S;
     memset(&S, 0, sizeof S);
     S.belief = B;
     S.fitted_opponents = true;
     S.fresh_candidates = fresh;
+    S.kept_slots = slots;
     S.moves = moves;
     S.nmoves = n;
     S.iterations = 600;
@@ -426,12 +429,13 @@ static void kept_search(const cb_view *v, const cb_belief *B, const cb_move *mov
 
 /* Keeping the candidates changes nothing: on positions of PDK and DDZ deals whose seat 1 plays
  * the rule agent (so that both models act in the tree; a DDZ key also holds the bottom's
- * unplayed cards) the search with them kept and the one computing them at every visit give
- * the same root statistics and play — and the kept ones were used. */
+ * unplayed cards) the search with them kept, the one computing them at every visit and the one
+ * whose table stopped growing (computed and not kept once it is full, as under a deadline:
+ * is_oc_may_grow) give the same root statistics and play — and the kept ones were used. */
 static void test_kept_candidates(void **state)
 {
     uint64_t hits = 0;
-    int views = 0, most = 0;
+    int views = 0, most = 0, filled = 0;
     for (int game = 0; game < 2; game++) {
         cbt_player *P = cbt_player_new(*state, cbt_seed(139) + (uint64_t)game);
         assert_int_equal(cb_rules_preset(game ? "ddz" : "pdk16", &P->r), 0);
@@ -480,17 +484,24 @@ static void test_kept_candidates(void **state)
             assert_int_equal(cb_belief_fill(&B, &B, &v, &w, 0, 1, 150, 0.1, v.seed), 0);
             assert_true(cb_belief_finish(&B, 150, 0.1) > 0);
             cb_worlds_free(&w);
-            stop_run kept, fresh;
-            kept_search(&v, &B, moves, n, false, &kept);
-            kept_search(&v, &B, moves, n, true, &fresh);
+            stop_run kept, fresh, full;
+            kept_search(&v, &B, moves, n, false, 0, &kept);
+            kept_search(&v, &B, moves, n, true, 0, &fresh);
+            kept_search(&v, &B, moves, n, false, 1024, &full); /* the first table, never doubled */
             assert_int_equal(fresh.oc_hits, 0);
             if (kept.noc > most)
                 most = kept.noc;
-            assert_int_equal(kept.iters, fresh.iters);
-            assert_int_equal(kept.kept, fresh.kept);
-            for (int j = 0; j < n; j++) {
-                assert_int_equal(kept.visits[j], fresh.visits[j]);
-                assert_true(kept.wins[j] == fresh.wins[j]);
+            /* the bounded table fills at half its slots, then keeps no more */
+            assert_int_equal(full.noc, kept.noc < 512 ? kept.noc : 512);
+            filled += kept.noc > 512;
+            const stop_run *other[2] = {&fresh, &full};
+            for (int r = 0; r < 2; r++) {
+                assert_int_equal(kept.iters, other[r]->iters);
+                assert_int_equal(kept.kept, other[r]->kept);
+                for (int j = 0; j < n; j++) {
+                    assert_int_equal(kept.visits[j], other[r]->visits[j]);
+                    assert_true(kept.wins[j] == other[r]->wins[j]);
+                }
             }
             hits += kept.oc_hits;
             found++;
@@ -502,9 +513,27 @@ static void test_kept_candidates(void **state)
         cbt_player_free(P);
     }
     print_message("kept candidates: %d PDK and DDZ positions searched alike, %llu visits answered from the kept "
-                  "ones, up to %d kept in one search\n", views, (unsigned long long)hits, most);
+                  "ones, up to %d kept in one search, %d searches past a full first table\n",
+                  views, (unsigned long long)hits, most, filled);
     assert_true(hits > (uint64_t)views * 100);
     assert_true(most > 512); /* past the first table's half: it grew */
+    assert_true(filled >= 3); /* and the bounded table was full in several searches */
+}
+
+/* Under a deadline the kept candidates' table doubles only while half the time spent is left:
+ * 30 ms into a search that must stop at 45 it may (15 left), at 31 not, nor at or past the
+ * deadline; without one it always may. */
+static void test_oc_may_grow(void **state)
+{
+    (void)state;
+    const uint64_t ms = 1000000, t0 = 5 * ms;
+    assert_true(is_oc_may_grow(t0, t0 + 900 * ms, 0));
+    assert_true(is_oc_may_grow(t0, t0, t0 + 45 * ms));
+    assert_true(is_oc_may_grow(t0, t0 + 30 * ms, t0 + 45 * ms));
+    assert_false(is_oc_may_grow(t0, t0 + 31 * ms, t0 + 45 * ms));
+    assert_false(is_oc_may_grow(t0, t0 + 45 * ms, t0 + 45 * ms));
+    assert_false(is_oc_may_grow(t0, t0 + 60 * ms, t0 + 45 * ms));
+    assert_true(is_oc_may_grow(t0 + ms, t0, t0 + 45 * ms)); /* a clock read before the start */
 }
 
 /* ---- the other seats' choice in the tree by the lean policy ---- */
@@ -616,6 +645,7 @@ int main(void)
         cmocka_unit_test(test_stop_off),
         cmocka_unit_test(test_stop_keys),
         cmocka_unit_test(test_kept_candidates),
+        cmocka_unit_test(test_oc_may_grow),
         cmocka_unit_test(test_lean_candidates),
     };
     return cmocka_run_group_tests(tests, cbt_ism_setup, cbt_plugin_teardown);

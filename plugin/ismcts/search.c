@@ -244,6 +244,16 @@ static int oc_grow(is_thread *t)
     return 0;
 }
 
+bool is_oc_may_grow(uint64_t start_ns, uint64_t now_ns, uint64_t deadline_ns)
+{
+    if (!deadline_ns)
+        return true;
+    if (now_ns >= deadline_ns)
+        return false;
+    uint64_t spent = now_ns > start_ns ? now_ns - start_ns : 0;
+    return deadline_ns - now_ns >= spent / 2;
+}
+
 /* The model's candidates of the other seat to act in g, into t->cbuf; how many, or -1. */
 static int model_cands(is_thread *t, const cb_deal *g, bool rule)
 {
@@ -276,13 +286,20 @@ static int other_cands(is_thread *t, int node, const cb_deal *g, const cb_move *
     int nc = model_cands(t, g, rule);
     if (nc <= 0)
         return nc;
-    if (cm_reserve(t, nc) != 0)
-        return -1;
     if (2 * (t->noc + 1) > t->cap_oc) {
+        /* full: double it, unless that is now too late (is_oc_may_grow) or past the bound */
+        const is_setup *S = t->S;
+        if ((S->kept_slots && 2 * (uint32_t)t->cap_oc > S->kept_slots) ||
+            !is_oc_may_grow(t->start_ns, t->deadline_ns ? cb_now_ns() : 0, t->deadline_ns)) {
+            *cand = t->cbuf; /* computed, not kept */
+            return nc;
+        }
         if (oc_grow(t) != 0)
             return -1;
         j = oc_find(t, key, hand, known);
     }
+    if (cm_reserve(t, nc) != 0)
+        return -1;
     t->oc[j] = (is_ocand){.hand = hand, .known = known, .key = key, .off = t->ncm, .n = nc};
     t->noc++;
     memcpy(t->cm + t->ncm, t->cbuf, (size_t)nc * sizeof *t->cbuf);
@@ -731,6 +748,7 @@ static void *thread_main(void *arg)
     uint64_t deadline = S->time_ns ? t->start_ns + S->time_ns : 0;
     if (S->deadline_ns && (!deadline || S->deadline_ns < deadline))
         deadline = S->deadline_ns;
+    t->deadline_ns = deadline;
     /* halving plans its rounds from the budget, so it needs one in iterations: with time_ms
      * (quota 0) the root is UCB's */
     t->kept = -1;

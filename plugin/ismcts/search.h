@@ -123,6 +123,10 @@ typedef struct is_setup {
      * search (is_thread.oc). true: compute them at every visit instead (tests: keeping them must
      * change nothing). */
     bool fresh_candidates;
+    /* The kept candidates' table doubles no further than this many slots (0: no bound but the
+     * deadline's, is_oc_may_grow; it starts at 1024); once it is full, new entries are computed
+     * and not kept. Tests set it. */
+    uint32_t kept_slots;
 } is_setup;
 
 /* Per-thread state of one decision (the plugin instance frees it at the decision's end, see
@@ -159,6 +163,7 @@ typedef struct is_thread {
     uint64_t iters, playouts, solved, world_fail, tree_nodes, leaf_nodes;
     int kept;                 /* the root play sequential halving kept (-1: none) */
     uint64_t start_ns, end_ns;
+    uint64_t deadline_ns;     /* this search's (0: none): the earlier of S's two limits */
     bool stopped;             /* halving's early stop decided the root (iters < the quota) */
 } is_thread;
 
@@ -170,6 +175,15 @@ void is_thread_free(is_thread *t);
  * kept play j to the end (all 0 with the UCB root, or when halving was cut short). Returns 0,
  * or -1 when a thread failed to start or every iteration failed to find a world. */
 int is_search(const is_setup *S, is_thread **ths, int n, uint64_t *visits, double *wins, int *kept);
+
+/* May the kept candidates' table double now, in a search that started at start_ns and must stop
+ * at deadline_ns (0: no deadline; CLOCK_MONOTONIC ns)? A doubling re-inserts every entry into
+ * memory touched for the first time, in one iteration: measured at about a quarter of the time
+ * the search had run when the table reached it (2^17 slots, 11 ms into a 45 ms search; the
+ * first touch of fresh pages is most of it), and nothing checks the clock inside an iteration.
+ * So under a deadline the table grows only while at least half the time spent so far is left;
+ * later new entries are computed and not kept. Without a deadline it always may. */
+bool is_oc_may_grow(uint64_t start_ns, uint64_t now_ns, uint64_t deadline_ns);
 
 /* The candidates of the seat to act in g: up to k of the heuristic's best plays, best first,
  * plus the pass when it is legal. Returns how many (>= 1), or -1 on failure. */

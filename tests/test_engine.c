@@ -629,9 +629,21 @@ static void test_replay_files(void **s)
     replay_match("config/guanpai.ini", "guanpai", "");
 }
 
+/* The version macros tell one version: CB_VERSION is MAJOR.MINOR.PATCH, and the library
+ * loaded says the same (a host compares them; a stale number would pass as compatible). */
+static void test_version(void **s)
+{
+    (void)s;
+    char want[32];
+    snprintf(want, sizeof want, "%d.%d.%d", CB_VERSION_MAJOR, CB_VERSION_MINOR, CB_VERSION_PATCH);
+    assert_string_equal(CB_VERSION, want);
+    assert_string_equal(cb_version(), want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_version),
         cmocka_unit_test(test_random_pdk16),     cmocka_unit_test(test_random_pdk15),
         cmocka_unit_test(test_random_guanpai),   cmocka_unit_test(test_random_ddz),
         cmocka_unit_test(test_random_ddz_rob),   cmocka_unit_test(test_random_pdk_nobao),

@@ -31,7 +31,7 @@ extern "C" {
 
 /* ---- library version ---- */
 #define CB_VERSION_MAJOR 1
-#define CB_VERSION_MINOR 1
+#define CB_VERSION_MINOR 2
 #define CB_VERSION_PATCH 0
 #define CB_VERSION "1.2.0"
 /* The version of the library actually loaded ("1.2.0"); compare with CB_VERSION. */

@@ -12,14 +12,23 @@
  *                     [strategy.NAME])
  *   [game]            rules = pdk16 | pdk15 | guanpai | ddz
  *   [rules]           flag overrides, each passed to cb_rules_set
- *   [strategy.NAME]   plugin = base name (NAME.so along the search path), or a path with a
+ *   [strategy.NAME]   plugin = base name (NAME.so along the search path; "rulebot.so" is
+ *                     refused with the base name to write, shim_path.h), or a path with a
  *                     '/' when [shim] allow_plugin_paths = true; every other key goes to the
- *                     plugin's create() as a cb_param
+ *                     plugin's create() as a cb_param (the exec plugin also gets config_dir,
+ *                     the config file's directory: shim_int.h, SHIM_CONFIG_DIR_PARAM)
  *   [seats]           0 / 1 / 2 = strategy name: required, every seat named
  *   [table.ID]        0 / 1 / 2 = strategy name for table ID (other seats: [seats])
  *   [match]           free keys for the console host (read with cb_shim_get)
  *
- * Every message names the file, the group and the key: "FILE: [GROUP] KEY: what is wrong".
+ * Every message names the file, the group and the key: "FILE: [GROUP] KEY: what is wrong";
+ * and the line, "FILE:LINE: [GROUP] KEY: ...", where the fault is one of the text itself: a
+ * line GKeyFile refuses (with the group it is in), a value it cannot read, a group or a key
+ * written twice. The line is GKeyFile's answer too, not a second parser's (parse_error).
+ *
+ * Values are read in one place, conf_value: trailing blanks (spaces, tabs) are dropped, as
+ * GKeyFile drops leading ones ("0 = bomber " names bomber); a blank wanted at the end is
+ * written \s or \t.
  *
  * Strict by design: what GKeyFile or a loose reading would accept silently is refused, each
  * with its own message, because a config that quietly means something else than it says
@@ -73,23 +82,44 @@
  * a wrong path to a huge regular file fails at once instead of filling memory. */
 #define SHIM_CONF_MAX (16 * 1024 * 1024)
 
+/* "FILE: [GROUP] KEY: msg", or "FILE:LINE: [GROUP] KEY: msg" when the line is known
+ * (line > 0): the compilers' form, which editors and terminals jump to. */
+__attribute__((format(printf, 7, 0)))
+static void conf_verr(char *err, size_t errlen, const char *file, int line, const char *group,
+                      const char *key, const char *fmt, va_list ap)
+{
+    if (!err || !errlen)
+        return;
+    char msg[768], at[24] = "";
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    if (line > 0)
+        snprintf(at, sizeof at, ":%d", line);
+    if (group && key)
+        snprintf(err, errlen, "%s%s: [%s] %s: %s", file, at, group, key, msg);
+    else if (group)
+        snprintf(err, errlen, "%s%s: [%s]: %s", file, at, group, msg);
+    else
+        snprintf(err, errlen, "%s%s: %s", file, at, msg);
+}
+
 __attribute__((format(printf, 6, 7)))
 static void conf_err(char *err, size_t errlen, const char *file, const char *group,
                      const char *key, const char *fmt, ...)
 {
-    if (!err || !errlen)
-        return;
-    char msg[768];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    conf_verr(err, errlen, file, 0, group, key, fmt, ap);
     va_end(ap);
-    if (group && key)
-        snprintf(err, errlen, "%s: [%s] %s: %s", file, group, key, msg);
-    else if (group)
-        snprintf(err, errlen, "%s: [%s]: %s", file, group, msg);
-    else
-        snprintf(err, errlen, "%s: %s", file, msg);
+}
+
+__attribute__((format(printf, 7, 8)))
+static void conf_err_at(char *err, size_t errlen, const char *file, int line, const char *group,
+                        const char *key, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    conf_verr(err, errlen, file, line, group, key, fmt, ap);
+    va_end(ap);
 }
 
 static bool valid_name(const char *s)
@@ -142,12 +172,51 @@ static int find_strategy(const shim_conf *c, const char *name)
     return -1;
 }
 
-/* A string value with GKeyFile's escapes applied; NULL (and a message) when unreadable. */
+/* The one place the shim reads a value of the config: every key of every group it
+ * interprets (get_str below: [shim], [game], [rules], the strategies' parameters handed to
+ * the plugins, [seats], [table.ID]) and the [match] keys hosts read (load_kv, cb_shim_get).
+ *
+ * GKeyFile's escapes applied, then the blanks (spaces, tabs) written at the end of the line
+ * dropped. GKeyFile drops a value's leading blanks but keeps its trailing ones, so
+ * "0 = bomber " would name a strategy 'bomber ' that nobody can see in the file; no value of
+ * ours or of a plugin means anything by them. Only blanks written as such go: a value that
+ * really ends in a blank writes it as \s or \t, which survives (counted on the raw value,
+ * where an escaped blank still is a backslash and a letter).
+ *
+ * A value GKeyFile cannot read (not UTF-8; a bad escape such as \x, for which
+ * g_key_file_get_string returns the raw text and an error) is NULL with the error: never
+ * taken as written. */
+static char *conf_value(GKeyFile *kf, const char *group, const char *key, GError **error)
+{
+    char *raw = g_key_file_get_value(kf, group, key, error);
+    if (!raw)
+        return NULL;
+    size_t blanks = 0, rlen = strlen(raw);
+    while (blanks < rlen && (raw[rlen - 1 - blanks] == ' ' || raw[rlen - 1 - blanks] == '\t'))
+        blanks++;
+    g_free(raw);
+    GError *ge = NULL;
+    char *v = g_key_file_get_string(kf, group, key, &ge);
+    if (ge) {
+        g_free(v);
+        g_propagate_error(error, ge);
+        return NULL;
+    }
+    if (v) {
+        /* the literal blanks at the end of the raw text are the last ones of the value */
+        size_t n = strlen(v);
+        v[n - MIN(blanks, n)] = '\0';
+    }
+    return v;
+}
+
+/* A string value as conf_value reads it; NULL (and a message) when unreadable. (parse_conf
+ * has read every value once already, with the line in its message: this is the backstop.) */
 static char *get_str(GKeyFile *kf, const shim_conf *c, const char *group, const char *key,
                      char *err, size_t errlen)
 {
     GError *ge = NULL;
-    char *v = g_key_file_get_string(kf, group, key, &ge);
+    char *v = conf_value(kf, group, key, &ge);
     if (!v) {
         conf_err(err, errlen, c->file, group, key, "%s", ge ? ge->message : "unreadable value");
         g_clear_error(&ge);
@@ -400,8 +469,9 @@ static int load_strategy(GKeyFile *kf, shim_conf *c, const shim_conf *prev, shim
     shim_strategy *s = &c->strat[c->nstrat];
     gsize n = 0;
     char **keys = g_key_file_get_keys(kf, group, &n, NULL);
-    s->params = g_new0(cb_param, n ? n : 1);
-    s->strs = g_new0(char *, 2 * n + 1);
+    /* the config's keys, then one slot for the shim's config_dir (shim_strategy_nparams) */
+    s->params = g_new0(cb_param, n + 1);
+    s->strs = g_new0(char *, 2 * n + 3);
     int ns = 0;
     for (gsize i = 0; keys && i < n; i++) {
         if (strcmp(keys[i], "plugin") == 0)
@@ -421,6 +491,14 @@ static int load_strategy(GKeyFile *kf, shim_conf *c, const shim_conf *prev, shim
         s->nparams++;
     }
     g_strfreev(keys);
+    /* absolute: the program exec starts must find the same files whatever the host's working
+     * directory is by then (a reload, a long-running server that changes it) */
+    char *dir = g_path_get_dirname(c->file);
+    s->strs[ns++] = g_strdup(SHIM_CONFIG_DIR_PARAM);
+    s->strs[ns++] = g_canonicalize_filename(dir, NULL);
+    g_free(dir);
+    s->params[s->nparams].key = s->strs[ns - 2];
+    s->params[s->nparams].value = s->strs[ns - 1];
     s->name = g_strdup(name);
     s->group = g_strdup(group);
     s->plugin = p;
@@ -438,11 +516,21 @@ static int load_strategy(GKeyFile *kf, shim_conf *c, const shim_conf *prev, shim
     return 0;
 }
 
+int shim_strategy_nparams(const shim_strategy *s, const char *bot_name)
+{
+    /* exec alone: every other plugin refuses a key it does not know, as it must (a misspelt
+     * parameter is an error), so a key the config does not hold would break them; and the
+     * ABI has no way for a plugin to ask for it. The plugin's own name (cb_bot.name), not
+     * its file's, so a renamed copy of exec.so still gets it. */
+    return s->nparams + (bot_name && strcmp(bot_name, SHIM_CONFIG_DIR_BOT) == 0);
+}
+
 void *shim_strategy_create(const shim_conf *c, int si, char *err, size_t errlen)
 {
     const shim_strategy *s = &c->strat[si];
     char perr[512] = "";
-    void *inst = s->plugin->bot->create(s->params, s->nparams, perr, sizeof perr);
+    void *inst = s->plugin->bot->create(s->params, shim_strategy_nparams(s, s->plugin->bot->name),
+                                        perr, sizeof perr);
     if (!inst) {
         perr[sizeof perr - 1] = '\0';
         const char *pname = s->plugin->bot->name ? s->plugin->bot->name : "plugin";
@@ -501,7 +589,7 @@ static void load_kv(GKeyFile *kf, shim_conf *c)
         gsize nk = 0;
         char **keys = g_key_file_get_keys(kf, groups[i], &nk, NULL);
         for (gsize j = 0; keys && j < nk; j++) {
-            char *v = g_key_file_get_string(kf, groups[i], keys[j], NULL);
+            char *v = conf_value(kf, groups[i], keys[j], NULL);
             if (v)
                 g_hash_table_replace(c->kv, g_strconcat(groups[i], "\x1f", keys[j], NULL), v);
         }
@@ -680,6 +768,136 @@ static char *read_conf_file(const char *path, gsize *len, char *err, size_t errl
     return NULL;
 }
 
+/* ---- which line: asked of GKeyFile itself ----
+ *
+ * GKeyFile says what is wrong but not where (its parse errors quote the line, its value
+ * errors name the key, neither gives a number), and its groups and keys carry no line. We do
+ * not parse the text a second way to find out: whatever GKeyFile makes of a line — blanks,
+ * CR LF, comments, escapes, locales — a second parser would have to agree with, and the day
+ * they disagree the number would point at the wrong line. Instead GKeyFile is asked again on
+ * prefixes of the text, whole lines each: a property that holds for a prefix holds for every
+ * longer one (a bad line stays bad, a key once there stays there), so bisecting finds the
+ * shortest prefix that has it, and its last line is the one. A dozen loads of a prefix on a
+ * failure, none when the config is fine. */
+
+/* A property of the first lines of the text, given what GKeyFile made of them: kf (loaded
+ * is false when GKeyFile refused them). */
+typedef bool (*prefix_test)(GKeyFile *kf, bool loaded, const void *arg);
+
+/* The number of lines of data (a last line without '\n' counts). */
+static int count_lines(const char *data, gsize len)
+{
+    int n = 0;
+    for (const char *p = data, *end = data + len; p < end; n++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        p = nl ? nl + 1 : end;
+    }
+    return n;
+}
+
+/* The bytes of the first n lines of data, '\n' included. */
+static gsize lines_len(const char *data, gsize len, int n)
+{
+    const char *p = data, *end = data + len;
+    for (int i = 0; i < n && p < end; i++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        p = nl ? nl + 1 : end;
+    }
+    return (gsize)(p - data);
+}
+
+static bool prefix_has(const char *data, gsize len, int n, prefix_test test, const void *arg)
+{
+    GKeyFile *kf = g_key_file_new();
+    bool loaded = g_key_file_load_from_data(kf, data, lines_len(data, len, n), G_KEY_FILE_NONE, NULL);
+    bool res = test(kf, loaded, arg);
+    g_key_file_free(kf);
+    return res;
+}
+
+/* The first line (1-based) at which the text's prefix has the property; 0 when even the whole
+ * text has not (the caller then gives no line). */
+static int first_line(const char *data, gsize len, prefix_test test, const void *arg)
+{
+    int lo = 1, hi = count_lines(data, len);
+    if (hi == 0 || !prefix_has(data, len, hi, test, arg))
+        return 0;
+    while (lo < hi) { /* the answer is in lo..hi */
+        int mid = lo + (hi - lo) / 2;
+        if (prefix_has(data, len, mid, test, arg))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+static bool refused(GKeyFile *kf, bool loaded, const void *arg)
+{
+    (void)kf, (void)arg;
+    return !loaded;
+}
+
+typedef struct key_nth {
+    const char *group, *key;
+    gsize nth; /* the prefix holds key in group at least nth times */
+} key_nth;
+
+static bool has_key_nth(GKeyFile *kf, bool loaded, const void *arg)
+{
+    const key_nth *k = arg;
+    if (!loaded)
+        return false;
+    gsize n = 0, seen = 0;
+    char **keys = g_key_file_get_keys(kf, k->group, &n, NULL);
+    for (gsize i = 0; keys && i < n; i++)
+        seen += strcmp(keys[i], k->key) == 0;
+    g_strfreev(keys);
+    return seen >= k->nth;
+}
+
+/* The line of the nth occurrence of key in group (0: not found). */
+static int line_of_key(const char *data, gsize len, const char *group, const char *key, gsize nth)
+{
+    key_nth k = { group, key, nth };
+    return first_line(data, len, has_key_nth, &k);
+}
+
+/* The group line `line` sits in, or NULL (before any group; a group header itself, which
+ * belongs to no group yet). Asked of GKeyFile too: the lines before it, plus a key of our
+ * own on a line of its own, loaded; the key lands in the group the line would have been
+ * read in — the one whose key list it ends (a group written again further down has its keys
+ * merged into the first, so the last group listed need not be the one). */
+static char *group_of_line(const char *data, gsize len, int line)
+{
+    gsize at = lines_len(data, len, line - 1);
+    const char *l = data + at;
+    while (l < data + len && (*l == ' ' || *l == '\t'))
+        l++;
+    if (l < data + len && *l == '[')
+        return NULL;
+    static const char probe[] = "\ncardbot-line-probe = 1\n";
+    GString *text = g_string_new_len(data, (gssize)at);
+    g_string_append(text, probe);
+    GKeyFile *kf = g_key_file_new();
+    char *found = NULL;
+    if (g_key_file_load_from_data(kf, text->str, text->len, G_KEY_FILE_NONE, NULL)) {
+        gsize ng = 0;
+        char **groups = g_key_file_get_groups(kf, &ng);
+        for (gsize i = 0; i < ng && !found; i++) {
+            gsize nk = 0;
+            char **keys = g_key_file_get_keys(kf, groups[i], &nk, NULL);
+            if (keys && nk && strcmp(keys[nk - 1], "cardbot-line-probe") == 0)
+                found = g_strdup(groups[i]);
+            g_strfreev(keys);
+        }
+        g_strfreev(groups);
+    }
+    g_key_file_free(kf);
+    g_string_free(text, TRUE);
+    return found;
+}
+
 /* A group written twice. GKeyFile merges the second [NAME] into the first, so two [seats]
  * or two [strategy.x] — a copy-paste slip — would run as one group, keys of both, the later
  * winning, and no API of GKeyFile tells: its groups are a set by the time it is loaded. So
@@ -711,8 +929,8 @@ static int check_groups_once(const char *data, gsize len, const char *file, char
         char *name = g_strndup(l + 1, (gsize)(end - l - 1));
         int first = GPOINTER_TO_INT(g_hash_table_lookup(seen, name));
         if (first) {
-            conf_err(err, errlen, file, name, NULL, "group written twice (lines %d and %d): "
-                     "GKeyFile would merge them into one; write each group once", first, line);
+            conf_err_at(err, errlen, file, line, name, NULL, "group written twice (lines %d and "
+                        "%d): GKeyFile would merge them into one; write each group once", first, line);
             g_free(name);
             rc = -1;
         } else {
@@ -723,11 +941,15 @@ static int check_groups_once(const char *data, gsize len, const char *file, char
     return rc;
 }
 
-/* A key written twice in a group: GKeyFile keeps both lines but answers every lookup with the
- * later one, so `plugin =` twice would load one plugin while the file shows two. Its key list
- * (g_key_file_get_keys) does hold a key once per line, which is what tells. A translated key
- * (key[zh]) is a key of its own name, as GKeyFile treats it. */
-static int check_keys_once(GKeyFile *kf, const char *file, char *err, size_t errlen)
+/* Every key of every group, in one pass:
+ *  - written twice in its group: GKeyFile keeps both lines but answers every lookup with the
+ *    later one, so `plugin =` twice would load one plugin while the file shows two. Its key
+ *    list (g_key_file_get_keys) does hold a key once per line, which is what tells. A
+ *    translated key (key[zh]) is a key of its own name, as GKeyFile treats it.
+ *  - a value read once, as the shim reads it (conf_value), so that one GKeyFile cannot read —
+ *    not UTF-8, a bad escape — is refused with its line, in any group: [match] too, whose keys
+ *    a host reads later through cb_shim_get and would otherwise find missing without a word. */
+static int check_keys(GKeyFile *kf, const char *data, gsize len, const char *file, char *err, size_t errlen)
 {
     gsize ng = 0;
     char **groups = g_key_file_get_groups(kf, &ng);
@@ -738,10 +960,23 @@ static int check_keys_once(GKeyFile *kf, const char *file, char *err, size_t err
         GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
         for (gsize j = 0; keys && j < nk && rc == 0; j++) {
             if (!g_hash_table_add(seen, keys[j])) {
-                conf_err(err, errlen, file, groups[i], keys[j], "key written twice in the "
-                         "group (GKeyFile would use only the last); write each key once");
+                int first = line_of_key(data, len, groups[i], keys[j], 1);
+                int again = line_of_key(data, len, groups[i], keys[j], 2);
+                conf_err_at(err, errlen, file, again, groups[i], keys[j], "key written twice in "
+                            "the group (lines %d and %d; GKeyFile would use only the last); write "
+                            "each key once", first, again);
+                rc = -1;
+                break;
+            }
+            GError *ge = NULL;
+            char *v = conf_value(kf, groups[i], keys[j], &ge);
+            if (!v) {
+                conf_err_at(err, errlen, file, line_of_key(data, len, groups[i], keys[j], 1),
+                            groups[i], keys[j], "%s", ge ? ge->message : "unreadable value");
                 rc = -1;
             }
+            g_clear_error(&ge);
+            g_free(v);
         }
         g_hash_table_destroy(seen);
         g_strfreev(keys);
@@ -750,7 +985,22 @@ static int check_keys_once(GKeyFile *kf, const char *file, char *err, size_t err
     return rc;
 }
 
-/* The text of the config, parsed by GKeyFile, refused when it holds a group or a key twice. */
+/* GKeyFile's refusal of the text, with the line it refused and the group that line is in.
+ * Every load error is about one line (GKeyFile stops at the first it cannot take: a line that
+ * is no key = value, [group] or # comment, a bad group or key name, a key before any group),
+ * so the first prefix GKeyFile refuses ends with that line. GKeyFile's own words are kept. */
+static void parse_error(const char *data, gsize len, const char *file, const GError *ge,
+                        char *err, size_t errlen)
+{
+    const char *msg = ge ? ge->message : "cannot parse";
+    int line = first_line(data, len, refused, NULL);
+    char *group = line > 0 ? group_of_line(data, len, line) : NULL;
+    conf_err_at(err, errlen, file, line, group, NULL, "%s", msg);
+    g_free(group);
+}
+
+/* The text of the config, parsed by GKeyFile, refused when it holds a group or a key twice
+ * or a value GKeyFile cannot read; every refusal names its line. */
 static GKeyFile *parse_conf(const char *path, char *err, size_t errlen)
 {
     gsize len = 0;
@@ -767,10 +1017,10 @@ static GKeyFile *parse_conf(const char *path, char *err, size_t errlen)
             line += *p == '\n';
         conf_err(err, errlen, path, NULL, NULL, "a NUL byte on line %d: a config is text", line);
     } else if (!g_key_file_load_from_data(kf, data, len, G_KEY_FILE_NONE, &ge)) {
-        conf_err(err, errlen, path, NULL, NULL, "%s", ge ? ge->message : "cannot parse");
+        parse_error(data, len, path, ge, err, errlen);
         g_clear_error(&ge);
     } else if (check_groups_once(data, len, path, err, errlen) == 0 &&
-               check_keys_once(kf, path, err, errlen) == 0) {
+               check_keys(kf, data, len, path, err, errlen) == 0) {
         g_free(data);
         return kf;
     }

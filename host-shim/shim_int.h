@@ -133,10 +133,23 @@ typedef struct shim_strategy {
     char *name;          /* NAME of [strategy.NAME] */
     char *group;         /* "strategy.NAME", for messages */
     shim_plugin *plugin; /* owned by the conf */
-    cb_param *params;    /* every key but "plugin", in file order */
+    cb_param *params;    /* every key but "plugin", in file order (nparams of them); then
+                          * params[nparams], the shim's own config_dir (below) */
     int nparams;
     char **strs;         /* storage of the params' keys and values */
 } shim_strategy;
+
+/* The exec plugin (plugin/exec: a bot as a child program) takes relative paths — its
+ * program's working directory, the program, a stderr file — from the config file's
+ * directory, as the shim does plugin_dir. Only the shim knows that directory, so it hands it
+ * to exec as one more parameter after the config's own: config_dir = the config file's
+ * directory, absolute. Only to a plugin whose cb_bot.name is "exec" (why:
+ * shim_strategy_nparams). */
+#define SHIM_CONFIG_DIR_PARAM "config_dir"
+#define SHIM_CONFIG_DIR_BOT "exec"
+/* How many of s->params a plugin named bot_name (cb_bot.name) is given: nparams, or
+ * nparams + 1 (config_dir) for exec. Both places that call create() ask here. */
+int shim_strategy_nparams(const shim_strategy *s, const char *bot_name);
 
 /* [shim] isolation (the public numbers: cb_seat_info reports it as is) */
 enum { SHIM_ISO_INPROC = CB_ISOLATION_INPROC, SHIM_ISO_PROCESS = CB_ISOLATION_PROCESS };

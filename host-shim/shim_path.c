@@ -105,6 +105,18 @@ char *shim_plugin_find_in(const char *name, const char *config_dir, const char *
     if (strchr(name, '/')) /* a path: the config's directory for a relative one, no search */
         return g_path_is_absolute(name) || !config_dir ? g_strdup(name)
                                                        : g_build_filename(config_dir, name, NULL);
+    /* NAME.so for NAME: refused with the spelling to use rather than searched as NAME.so.so
+     * (which no one means) or taken as NAME (a second spelling of every plugin in configs,
+     * messages and cb_seat_info; shim_path.h) */
+    if (g_str_has_suffix(name, ".so")) {
+        if (err && errlen) {
+            char *base = g_strndup(name, strlen(name) - 3);
+            snprintf(err, errlen, "'%s' ends in .so: give the base name, plugin = %s (%s is looked "
+                     "for along the plugin search path)", name, *base ? base : "NAME", name);
+            g_free(base);
+        }
+        return NULL;
+    }
 
     const char **from = NULL;
     char **dirs = shim_plugin_path(config_dir, plugin_dir_list, env, self_dir, &from);

@@ -17,6 +17,11 @@
  * Empty entries are skipped and a directory listed twice is searched once. When nothing is
  * found the message names every file tried and where its directory came from.
  *
+ * A base name that ends in .so (plugin = rulebot.so) is refused, the message giving the name
+ * to write (plugin = rulebot): it is not searched as rulebot.so.so, which nobody means, nor
+ * taken as rulebot, which would give every plugin two spellings (in configs, in messages, in
+ * cb_seat_info) for one file. A path (with a '/') names the file itself, .so and all.
+ *
  * Internal to libcardbot-shim.so (hidden, like shim_int.h). Strings returned are g_malloc'ed.
  */
 #ifndef CARDBOT_SHIM_PATH_H
@@ -33,7 +38,9 @@
  * the loader reports a missing file). config_dir: the config file's directory (NULL: the
  * working directory); plugin_dir_list: the [shim] plugin_dir value as written (NULL: none).
  * Returns the path (g_free it), or NULL with "cannot load plugin 'name': ..." listing every
- * file tried in err (may be NULL). Reads CARDBOT_PLUGIN_PATH now, so a reload sees a change. */
+ * file tried in err (may be NULL), or for a base name ending in .so "'NAME.so' ends in .so:
+ * give the base name, plugin = NAME (...)". Reads CARDBOT_PLUGIN_PATH now, so a
+ * reload sees a change. */
 char *shim_plugin_find(const char *name, const char *config_dir, const char *plugin_dir_list,
                        char *err, size_t errlen);
 

@@ -480,7 +480,7 @@ static void child_main(const child_job *job)
     memset(&hello, 0, sizeof hello);
     hello.h = (shim_wire_hdr){ SHIM_WIRE_MAGIC, SHIM_WIRE_HELLO, 0, sizeof hello.m, 0 };
     hello.m.pid = (int32_t)getpid();
-    void *inst = bot->create(st->params, st->nparams, hello.m.err, sizeof hello.m.err);
+    void *inst = bot->create(st->params, shim_strategy_nparams(st, bot->name), hello.m.err, sizeof hello.m.err);
     hello.m.err[sizeof hello.m.err - 1] = '\0';
     hello.m.ok = inst != NULL;
     if (inst && c->sandbox && child_sandbox(hello.m.err, sizeof hello.m.err) != 0)

@@ -341,6 +341,10 @@ static const bad_case bad_cases[] = {
     {NULL, "'extra'", {"minhands", "--rules", "ddz", "extra"}},
     {"XD\n", "line 1", {"minhands", "--rules", "pdk16"}},
     {"3\n3456789TJQKA3456789TJQKA\n", "line 2", {"minhands", "--rules", "ddz"}},
+    /* a strategy the config lacks: said in the option's terms, with the ones it has */
+    {NULL, "cardbot serve: --strategy nosuch: config/pdk16.ini has no [strategy.nosuch] (it has: ismcts, heuristic, "
+           "safe)\n",
+     {"serve", "--config", "config/pdk16.ini", "--strategy", "nosuch"}},
 };
 
 static void test_bad_input(void **state)

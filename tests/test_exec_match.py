@@ -5,7 +5,11 @@ under isolation = process; the same bot broken on purpose (bad JSON, too slow, i
 exiting mid-game) has each fault counted in its Fallbacks line while the match completes; a
 strategy served by `cardbot serve` through exec plays exactly the games the same strategy plays
 in process (the codec and serve add nothing); the sandbox's refusal is explained; bad exec
-parameters are refused with the key named.
+parameters are refused with the key named; a program that dies before answering hello is
+reported as dead (its status and last stderr line), not as a start_ms timeout, which a program
+still running gets; relative paths (the program, its arguments, cwd, a stderr file) are the
+config file's directory's, whatever the directory cardbot is started in, so the bundled
+config/exec-python.ini runs from anywhere.
 
 Run by `make check` as build/<variant>/tests/test_exec_match with CB_BUILD=build/<variant>, from
 the repository root. Exit status 0 = every test passed.
@@ -58,10 +62,10 @@ level = 6
     return path
 
 
-def match(cfg, games, seed=1, extra=(), timeout=120):
+def match(cfg, games, seed=1, extra=(), timeout=120, cwd=None):
     t0 = time.time()
     p = subprocess.run([CARDBOT, "match", "--config", cfg, "--games", str(games), "--seed", str(seed), *extra],
-                       capture_output=True, text=True, timeout=timeout)
+                       capture_output=True, text=True, timeout=timeout, cwd=cwd)
     fb = {m.group(1): dict(zip(("illegal", "failed", "late", "no_plugin", "crashed", "total"), map(int, m.groups()[1:])))
           for m in FALLBACKS.finditer(p.stdout)}
     return p, fb, time.time() - t0
@@ -198,6 +202,86 @@ class ExecMatch(unittest.TestCase):
         cfg = config(self.tmp, "bad.ini", "pdk16", self.bot() + "\nstart_ms = soon")
         p, _, _ = match(cfg, 1)
         self.assertIn("start_ms: 'soon'", p.stderr)
+
+
+    def test_died_before_hello(self):
+        """A program that exits at once: what happened, first, with its last stderr line; no
+        word of start_ms (it never waited for it)."""
+        command = "sh -c 'echo no bot here >&2; exit 2'"
+        cfg = config(self.tmp, "dies.ini", "pdk16", command)
+        p, _, took = match(cfg, 1)
+        self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+        self.assertIn(f"dies.ini: [strategy.bot]: exec: command '{command}': the program exited with status 2 "
+                      "before answering hello; the last line it wrote on stderr: no bot here\n", p.stderr)
+        self.assertNotIn("start_ms", p.stderr)
+        self.assertLess(took, 5)  # not start_ms = 10000
+        # the trial's case: python3 with a script that is not there
+        cfg = config(self.tmp, "noscript.ini", "pdk16", f"{PYTHON} no-such-bot.py")
+        p, _, _ = match(cfg, 1)
+        self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+        self.assertRegex(p.stderr, r"the program exited with status 2 before answering hello; the last line it "
+                         r"wrote on stderr: .*can't open file '" + re.escape(os.path.join(self.tmp, "no-such-bot.py")))
+        self.assertNotIn("start_ms", p.stderr)
+
+    def test_hello_timeout(self):
+        """A program still running when start_ms runs out: the timeout wording."""
+        cfg = config(self.tmp, "mute.ini", "pdk16", "sleep 30\nstart_ms = 300")
+        p, _, took = match(cfg, 1)
+        self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+        self.assertIn("mute.ini: [strategy.bot]: exec: command 'sleep 30': no hello answer within start_ms = 300 ms "
+                      "(the program was still running: stopped)\n", p.stderr)
+        self.assertLess(took, 10)
+
+    def test_relative_paths(self):
+        """Relative paths are the config file's directory's: cardbot started elsewhere still
+        finds the bot an argument names, a program named by a relative path, a relative cwd, and
+        writes a relative stderr file there."""
+        # elsewhere is two levels down: ../bots from there is no directory
+        cfgdir, botdir, elsewhere = (os.path.join(self.tmp, d) for d in ("cfg", "bots", "else/where"))
+        for d in (cfgdir, botdir, elsewhere):
+            os.makedirs(d)
+        shutil.copy(BOT, botdir)
+        runner = os.path.join(botdir, "run.sh")
+        with open(runner, "w") as f:
+            f.write(f"#!/bin/sh\necho starting in $(pwd) >&2\nexec {PYTHON} ../bots/bot.py\n")
+        os.chmod(runner, 0o755)
+        cases = [
+            ("arg.ini", f"{PYTHON} ../bots/bot.py", ""),               # an argument the program opens
+            ("prog.ini", "../bots/run.sh\nstderr = run.log", ""),      # the program, and a stderr file
+            ("cwd.ini", f"{PYTHON} bot.py\ncwd = ../bots", ""),        # a relative cwd
+            ("worker.ini", f"{PYTHON} ../bots/bot.py", "isolation = process"),  # created in a worker
+        ]
+        for name, command, shim_extra in cases:
+            cfg = config(cfgdir, name, "pdk16", command, shim_extra)
+            p, fb, _ = match(cfg, 1, cwd=elsewhere)
+            self.assertEqual(p.returncode, 0, name + ": " + p.stderr)
+            self.assertIn("Finished game 1 ", p.stdout)
+            self.assertEqual(fb["bot"]["total"], 0, name + ": " + p.stdout + p.stderr)
+        with open(os.path.join(cfgdir, "run.log")) as f:
+            self.assertIn(f"starting in {cfgdir}\n", f.read())
+        self.assertFalse(os.path.exists(os.path.join(elsewhere, "run.log")))
+        # what is not there is named with the directory it was looked for from
+        cfg = config(cfgdir, "missing.ini", "pdk16", "../nowhere/bot")
+        p, _, _ = match(cfg, 1, cwd=elsewhere)
+        self.assertIn(f"exec: command: '../nowhere/bot' is not an executable file (relative to {cfgdir}, the "
+                      "program's working directory)", p.stderr)
+        cfg = config(cfgdir, "nocwd.ini", "pdk16", f"{PYTHON} bot.py\ncwd = nowhere")
+        p, _, _ = match(cfg, 1, cwd=elsewhere)
+        self.assertIn(f"exec: cwd: 'nowhere' is not a directory ({os.path.join(cfgdir, 'nowhere')}: relative paths "
+                      "are the config file's directory's)", p.stderr)
+        # config_dir is the shim's to give
+        cfg = config(cfgdir, "dir.ini", "pdk16", f"{PYTHON} bot.py\nconfig_dir = {botdir}")
+        p, _, _ = match(cfg, 1, cwd=elsewhere)
+        self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+        self.assertIn("[strategy.bot]: exec: config_dir: given twice; the shim sets it to the config file's directory",
+                      p.stderr)
+
+    def test_bundled_config_anywhere(self):
+        """config/exec-python.ini, run from a directory that is not the source tree's root."""
+        p, fb, _ = match(os.path.join(ROOT, "config", "exec-python.ini"), 1, extra=("--concurrency", "1"), cwd=self.tmp)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("Finished game 1 ", p.stdout)
+        self.assertEqual(fb["python"]["total"], 0, p.stdout + p.stderr)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@
 #     default directory next to the installed shim;
 #  3. builds the ABI 1.0 host and plugin (tests/abi) against the frozen 1.0 headers and the
 #     staged libraries, and plays PDK (包庄 off and on) and DDZ (bidding, fixed landlord);
-#  4. runs the installed cardbot on an installed config, then `make uninstall`.
+#  4. runs the installed cardbot on an installed config, and on the installed exec-python.ini
+#     from another directory (the Python bot it runs installed beside it), then `make uninstall`.
 # Under build/asan the same runs with the examples and ABI programs built with the sanitizers
 # too (a sanitized library needs a sanitized program to load it).
 # Prints "ok"/"FAIL" per check and a final "N passed, N failed" line; exit 0 = all passed.
@@ -73,7 +74,9 @@ layout() {
              lib/cardbot/plugins/heuristic.so lib/cardbot/plugins/ismcts.so \
              include/cardbot/cards.h include/cardbot/rules.h include/cardbot/game.h \
              include/cardbot/bot.h include/cardbot/shim.h lib/pkgconfig/cardbot.pc \
-             lib/pkgconfig/cardbot-plugin.pc share/cardbot/config/pdk16.ini share/cardbot/config/ddz.ini; do
+             lib/pkgconfig/cardbot-plugin.pc share/cardbot/config/pdk16.ini share/cardbot/config/ddz.ini \
+             lib/cardbot/plugins/exec.so share/cardbot/config/exec-python.ini \
+             share/cardbot/examples/python-bot/bot.py share/cardbot/examples/python-bot/README.md; do
         [ -f "$STAGE/usr/$f" ] || { echo "missing usr/$f"; return 1; }
     done
     for l in libcardbot libcardbot-shim; do
@@ -218,6 +221,23 @@ cli() {
             --games 3 --seed 1 --quiet
 }
 check "installed cardbot: classify, and a match on an installed config with installed plugins" cli
+
+exec_python() {
+    # The exec plugin runs the bot from the config's directory (../examples/python-bot/bot.py):
+    # started elsewhere, the installed config must find the installed bot, and the bot must play
+    # every decision itself (no fallback).
+    command -v python3 >/dev/null || { echo "no python3"; return 1; }
+    grep -qx 'command = python3 ../examples/python-bot/bot.py' "$STAGE/usr/share/cardbot/config/exec-python.ini" ||
+        { grep '^command' "$STAGE/usr/share/cardbot/config/exec-python.ini"; return 1; }
+    mkdir -p "$tmp/elsewhere"
+    (cd "$tmp/elsewhere" && env -u LD_LIBRARY_PATH "$STAGE/usr/bin/cardbot" match \
+        --config "$STAGE/usr/share/cardbot/config/exec-python.ini" --games 2 --seed 1 --concurrency 1) \
+        >"$tmp/exec.out" 2>&1 || { tail -n 20 "$tmp/exec.out"; return 1; }
+    grep -q '^Finished game 2 ' "$tmp/exec.out" &&
+        grep -Eq '^Fallbacks python +illegal=0 failed=0 late=0 no-plugin=0 crashed=0 total=0' "$tmp/exec.out" ||
+        { tail -n 20 "$tmp/exec.out"; return 1; }
+}
+check "installed exec-python.ini, run from another directory: the installed Python bot plays every decision" exec_python
 
 uninstall() {
     submake uninstall V="$V" DESTDIR="$STAGE" PREFIX=/usr &&

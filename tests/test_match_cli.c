@@ -8,7 +8,12 @@
  *    file byte for byte — for PDK and for DDZ with --duplicate (DDZ redeals included, at -j 2
  *    for the replay); a first_bidder the key would not draw is honoured, every hand at its
  *    seat; every kind of bad line is refused naming FILE:LINE; too few deals is refused;
- *  - --results without --shard, then cardbot merge of that one file, prints the run again. */
+ *  - --results without --shard, then cardbot merge of that one file, prints the run again;
+ *  - --help-strategy: each bundled table as README has it, exec pointed to its README section;
+ *  - mistakes refused before any game, each with its exact line: a [match] key other than
+ *    games and seed or a bad value (match and tournament), an option out of its range, outputs
+ *    that name one file or an input (match, tournament, merge, replay);
+ *  - a strategy that never wins shows a win interval from 0.0%, not -0.0%. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,20 +28,28 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include "support/clifix.h"
 
-/* Heuristic level 6 at seat 0 against level 3: a few milliseconds a game. */
-static char *config(const char *rules)
+/* Heuristic level 6 at seat 0 against level 3: a few milliseconds a game. The file NAME in the
+ * temp dir, with extra (groups) at its end. */
+static char *config_named(const char *name, const char *rules, const char *extra)
 {
     char *body = g_strdup_printf("[game]\nrules = %s\n[strategy.strong]\nplugin = heuristic\nlevel = 6\n"
                                  "[strategy.weak]\nplugin = heuristic\nlevel = 3\n[seats]\n0 = strong\n1 = weak\n"
-                                 "2 = weak\n",
-                                 rules);
-    char *name = g_strdup_printf("%s.ini", rules);
+                                 "2 = weak\n%s",
+                                 rules, extra);
     char *path = cbt_tmp_path("cbmatchcli", name);
     assert_true(g_file_set_contents(path, body, -1, NULL));
-    g_free(name);
     g_free(body);
+    return path;
+}
+
+static char *config(const char *rules)
+{
+    char *name = g_strdup_printf("%s.ini", rules);
+    char *path = config_named(name, rules, "");
+    g_free(name);
     return path;
 }
 
@@ -420,7 +433,8 @@ static void test_results_whole(void **s)
 }
 
 /* --help-strategy prints each bundled plugin's parameter table: the very block README holds
- * between its params markers (both come from the plugin's own table); no config needed. */
+ * between its params markers (both come from the plugin's own table); no config needed. exec
+ * has no table: it is described, with its keys and where README explains them. */
 static void test_help_strategy(void **s)
 {
     (void)s;
@@ -445,13 +459,252 @@ static void test_help_strategy(void **s)
         g_free(out);
         g_free(err);
     }
+    /* exec has no table: what it is, its keys, and the README section that describes each of
+     * them (the section's example names every key) */
     char *out, *err;
+    assert_int_equal(cbt_cardbot(&out, &err, "match", "--help-strategy", "exec", NULL), 0);
+    print_message("%s", out);
+    assert_true(g_str_has_prefix(out, "plugin = exec: a bot in any language"));
+    assert_non_null(strstr(out, "README, section \"Bots in any language\".\n"));
+    assert_string_equal(err, "");
+    const char *sec = strstr(readme, "\n## Bots in any language\n");
+    assert_non_null(sec);
+    const char *sec_end = strstr(sec + 1, "\n## ");
+    char *section = sec_end ? g_strndup(sec, (size_t)(sec_end - sec)) : g_strdup(sec);
+    static const char *const keys[] = {"command", "cwd", "env", "stderr", "start_ms", "log"};
+    for (size_t i = 0; i < G_N_ELEMENTS(keys); i++) {
+        char *listed = g_strdup_printf(" %s%s", keys[i], i + 1 < G_N_ELEMENTS(keys) ? " " : ".");
+        char *listed_c = g_strdup_printf(" %s,", keys[i]), *in_readme = g_strdup_printf("\n%s = ", keys[i]),
+             *in_readme_c = g_strdup_printf("\n# %s = ", keys[i]);
+        assert_true(strstr(out, listed) || strstr(out, listed_c));
+        assert_true(strstr(section, in_readme) || strstr(section, in_readme_c));
+        g_free(listed);
+        g_free(listed_c);
+        g_free(in_readme);
+        g_free(in_readme_c);
+    }
+    g_free(section);
+    g_free(out);
+    g_free(err);
     assert_int_equal(cbt_cardbot(&out, &err, "match", "--help-strategy", "nosuch", NULL), 2);
-    assert_non_null(strstr(err, "nosuch"));
+    assert_string_equal(err, "cardbot match: --help-strategy nosuch: no such bundled plugin (ismcts, heuristic, pimc, "
+                             "rulebot, exec)\n");
     assert_string_equal(out, "");
     g_free(out);
     g_free(err);
     g_free(readme);
+}
+
+/* A refusal before any game: exit 2, nothing on stdout, stderr exactly want (one line). Frees
+ * out and err. */
+static void refused(const char *what, int rc, char *out, char *err, const char *want)
+{
+    if (rc != 2 || strcmp(err, want) != 0 || out[0]) {
+        print_error("%s: status %d (want 2), stdout '%s', stderr:\n%s(want:\n%s)\n", what, rc, out, err, want);
+        fail();
+    }
+    g_free(out);
+    g_free(err);
+}
+
+/* cardbot ARGS... must be refused with want: REFUSED(want, "match", "--config", ...). */
+#define REFUSED(want, ...)                                                                                     \
+    do {                                                                                                      \
+        char *o_, *e_;                                                                                        \
+        int rc_ = cbt_cardbot(&o_, &e_, __VA_ARGS__, NULL);                                                   \
+        refused(#__VA_ARGS__, rc_, o_, e_, want);                                                             \
+    } while (0)
+
+/* [match] holds games and seed, for match and tournament alike: any other key, and a value
+ * that is not a number in range, is refused naming the file, the group and the key. */
+static void test_match_group(void **s)
+{
+    (void)s;
+    static const struct {
+        const char *extra, *want;
+    } cases[] = {
+        {"[match]\ngames = 4\nduplicate = true\n", "[match] duplicate: unknown key (games, seed)"},
+        {"[match]\ngame = 5\n", "[match] game: unknown key (games, seed)"},
+        {"[match]\nseed = 1\nrandom = yes\n", "[match] random: unknown key (games, seed)"},
+        {"[match]\ngames[zh] = 5\n", "[match] games[zh]: unknown key (games, seed)"},
+        {"[match]\ngames = 0\n", "[match] games: 0: must be 1..10000000"},
+        {"[match]\ngames = 10000001\n", "[match] games: 10000001: must be 1..10000000"},
+        {"[match]\ngames = 99999999999999999999\n", "[match] games: 99999999999999999999: must be 1..10000000"},
+        {"[match]\ngames = 3x\n", "[match] games: not a number: '3x'"},
+        {"[match]\nseed = abc\n", "[match] seed: not a number: 'abc'"},
+        {"[match]\nseed =\n", "[match] seed: not a number: ''"},
+        {"[match]\nseed = -1\n", "[match] seed: -1: must be 0 or more"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        char *cfg = config_named("group.ini", "pdk16", cases[i].extra);
+        char *want = g_strdup_printf("cardbot match: %s: %s\n", cfg, cases[i].want);
+        REFUSED(want, "match", "--config", cfg, "--progress", "0");
+        /* the file is wrong whatever the options say */
+        REFUSED(want, "match", "--config", cfg, "--games", "3", "--seed", "1", "--progress", "0");
+        g_free(want);
+        want = g_strdup_printf("cardbot tournament: %s: %s\n", cfg, cases[i].want);
+        REFUSED(want, "tournament", "--config", cfg, "--round-robin");
+        g_free(want);
+        g_free(cfg);
+    }
+    /* both keys, read */
+    char *cfg = config_named("group.ini", "pdk16", "[match]\ngames = 4\nseed = 9\n");
+    char *out, *err;
+    assert_int_equal(cbt_cardbot(&out, &err, "match", "--config", cfg, "--quiet", "--progress", "0", NULL), 0);
+    assert_non_null(strstr(out, ", rules pdk16, 4 games, seed 9\n"));
+    g_free(out);
+    g_free(err);
+    g_free(cfg);
+}
+
+/* Each option out of range says which one and its range; --landlord tells a seat that does
+ * not exist from rules without a landlord. */
+static void test_option_ranges(void **s)
+{
+    (void)s;
+    char *pdk = config("pdk16"), *ddz = config("ddz");
+    REFUSED("cardbot match: --games 0: must be 1..10000000\n", "match", "--config", pdk, "--games", "0");
+    REFUSED("cardbot match: --games 10000001: must be 1..10000000\n", "match", "--config", pdk, "--games",
+            "10000001");
+    REFUSED("cardbot match: --concurrency 0: must be 1..256\n", "match", "--config", pdk, "-j", "0");
+    REFUSED("cardbot match: --concurrency 257: must be 1..256\n", "match", "--config", pdk, "-j", "257");
+    REFUSED("cardbot match: --seed -2: must be 0 or more\n", "match", "--config", pdk, "--seed", "-2");
+    REFUSED("cardbot match: --landlord 3: must be a seat 0..2\n", "match", "--config", ddz, "--landlord", "3");
+    char *want = g_strdup_printf("cardbot match: --landlord 0: only ddz has a landlord; %s plays pdk16\n", pdk);
+    REFUSED(want, "match", "--config", pdk, "--landlord", "0");
+    g_free(want);
+    REFUSED("cardbot tournament: --landlord 3: must be a seat 0..2\n", "tournament", "--config", ddz,
+            "--round-robin", "--landlord", "3");
+    want = g_strdup_printf("cardbot tournament: --landlord 1: only ddz has a landlord; %s plays pdk16\n", pdk);
+    REFUSED(want, "tournament", "--config", pdk, "--round-robin", "--landlord", "1");
+    g_free(want);
+    REFUSED("cardbot tournament: --concurrency 0: must be 1..256\n", "tournament", "--config", pdk, "--round-robin",
+            "-j", "0");
+    g_free(pdk);
+    g_free(ddz);
+}
+
+/* Outputs that name one file, or an input, are refused before anything is opened: the same
+ * text, another spelling of the directory, a hard link. /dev/null takes any number. */
+static void test_output_files(void **s)
+{
+    (void)s;
+    char *cfg = config("pdk16"), *before = slurp(cfg);
+    char *x = cbt_tmp_path("cbmatchcli", "x.jsonl"), *dir = g_path_get_dirname(x);
+    char *want = g_strdup_printf("cardbot match: --replay %s: the same file as --results\n", x);
+    REFUSED(want, "match", "--config", cfg, "--games", "6", "--seed", "1", "--results", x, "--replay", x);
+    assert_false(g_file_test(x, G_FILE_TEST_EXISTS));
+    g_free(want);
+    want = g_strdup_printf("cardbot match: --replay %s: that is the --config file (refusing to overwrite an input)\n",
+                           cfg);
+    REFUSED(want, "match", "--config", cfg, "--games", "6", "--seed", "1", "--replay", cfg);
+    g_free(want);
+    /* the directory spelled another way, through "." and through a symlink to it */
+    char *dotted = g_strdup_printf("%s/./x.html", dir), *plain = g_strdup_printf("%s/x.html", dir);
+    want = g_strdup_printf("cardbot match: --report %s: the same file as --save-deals %s\n", dotted, plain);
+    REFUSED(want, "match", "--config", cfg, "--games", "6", "--save-deals", plain, "--report", dotted);
+    g_free(want);
+    char *alias = cbt_tmp_path("cbmatchcli", "alias"), *via = g_strdup_printf("%s/y.res", alias);
+    assert_int_equal(symlink(dir, alias), 0);
+    char *y = cbt_tmp_path("cbmatchcli", "y.res");
+    want = g_strdup_printf("cardbot match: --replay %s: the same file as --results %s\n", y, via);
+    REFUSED(want, "match", "--config", cfg, "--games", "6", "--results", via, "--replay", y);
+    g_free(want);
+    /* a deals file: not written over, under its name or a hard link's */
+    char *deals = cbt_tmp_path("cbmatchcli", "in.deals"), *hard = cbt_tmp_path("cbmatchcli", "hard.deals");
+    char *out, *err;
+    assert_int_equal(cbt_cardbot(&out, &err, "match", "--config", cfg, "--games", "2", "--seed", "1", "--progress", "0",
+                                 "--save-deals", deals, NULL), 0);
+    g_free(out);
+    g_free(err);
+    char *deals_before = slurp(deals);
+    want = g_strdup_printf("cardbot match: --save-deals %s: that is the --deals file (refusing to overwrite an "
+                           "input)\n", deals);
+    REFUSED(want, "match", "--config", cfg, "--deals", deals, "--save-deals", deals);
+    g_free(want);
+    assert_int_equal(link(deals, hard), 0);
+    want = g_strdup_printf("cardbot match: --replay %s: that is the --deals file (refusing to overwrite an input)\n",
+                           hard);
+    REFUSED(want, "match", "--config", cfg, "--deals", deals, "--replay", hard);
+    g_free(want);
+    char *deals_after = slurp(deals), *after = slurp(cfg);
+    assert_string_equal(deals_after, deals_before);
+    assert_string_equal(after, before);
+    /* nothing to overwrite in a device */
+    assert_int_equal(cbt_cardbot(&out, &err, "match", "--config", cfg, "--games", "2", "--seed", "1", "--progress", "0",
+                                 "--results", "/dev/null", "--replay", "/dev/null", NULL), 0);
+    g_free(out);
+    g_free(err);
+    /* tournament --report, merge --replay, replay --html: the same rule */
+    want = g_strdup_printf("cardbot tournament: --report %s: that is the --config file (refusing to overwrite an "
+                           "input)\n", cfg);
+    REFUSED(want, "tournament", "--config", cfg, "--round-robin", "--games", "6", "--report", cfg);
+    g_free(want);
+    char *res = cbt_tmp_path("cbmatchcli", "one.res"), *rep = cbt_tmp_path("cbmatchcli", "rep.html");
+    assert_int_equal(cbt_cardbot(&out, &err, "match", "--config", cfg, "--games", "2", "--seed", "1", "--progress", "0",
+                                 "--results", res, "--replay", rep, NULL), 0);
+    g_free(out);
+    g_free(err);
+    char *res_before = slurp(res), *rep_before = slurp(rep);
+    want = g_strdup_printf("cardbot merge: --replay %s: that is the results file (refusing to overwrite an input)\n",
+                           res);
+    REFUSED(want, "merge", "--replay", res, res);
+    g_free(want);
+    want = g_strdup_printf("cardbot replay: --html %s: that is the replay file (refusing to overwrite an input)\n",
+                           rep);
+    REFUSED(want, "replay", "--html", rep);
+    g_free(want);
+    char *res_after = slurp(res), *rep_after = slurp(rep);
+    assert_string_equal(res_after, res_before);
+    assert_string_equal(rep_after, rep_before);
+    g_free(res_after);
+    g_free(rep_after);
+    g_free(res_before);
+    g_free(rep_before);
+    g_free(res);
+    g_free(rep);
+    g_free(deals_after);
+    g_free(deals_before);
+    g_free(after);
+    g_free(deals);
+    g_free(hard);
+    g_free(y);
+    g_free(via);
+    g_free(alias);
+    g_free(dotted);
+    g_free(plain);
+    g_free(dir);
+    g_free(x);
+    g_free(before);
+    g_free(cfg);
+}
+
+/* A strategy that never wins: its interval starts at 0.0%, in the summary and in the progress
+ * lines, never at -0.0% (at 5 seat-games the formula's lower bound rounds below zero). */
+static void test_win_interval_zero(void **s)
+{
+    (void)s;
+    char *plugins = g_strdup_printf("%s/tests/plugins", cbt_build_dir());
+    char *abs = g_canonicalize_filename(plugins, NULL);
+    char *extra = g_strdup_printf("[shim]\nplugin_dir = %s\n[strategy.low]\nplugin = lowest\n[table.low]\n0 = low\n"
+                                  "1 = strong\n2 = strong\n",
+                                  abs);
+    char *cfg = config_named("low.ini", "pdk16", extra);
+    char *out, *err;
+    assert_int_equal(cbt_cardbot(&out, &err, "match", "--config", cfg, "--table", "low", "--games", "5", "--seed", "2",
+                                 "--quiet", "--progress", "1", NULL), 0);
+    if (!strstr(out, "\nlow                    5    0.0% [0.0%, 43.4%] ") ||
+        !strstr(err, "progress 5/5 games: low win 0.0% [0.0%, 43.4%] ") || strstr(out, "-0.0%") ||
+        strstr(err, "-0.0%")) {
+        print_error("stdout:\n%sstderr:\n%s", out, err);
+        fail();
+    }
+    g_free(out);
+    g_free(err);
+    g_free(cfg);
+    g_free(extra);
+    g_free(abs);
+    g_free(plugins);
 }
 
 int main(void)
@@ -463,6 +716,10 @@ int main(void)
         cmocka_unit_test(test_deals_errors),
         cmocka_unit_test(test_results_whole),
         cmocka_unit_test(test_help_strategy),
+        cmocka_unit_test(test_match_group),
+        cmocka_unit_test(test_option_ranges),
+        cmocka_unit_test(test_output_files),
+        cmocka_unit_test(test_win_interval_zero),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     cbt_tmp_remove();

@@ -7,7 +7,11 @@
  *    decides, as for the CLI's --flag: tests/test_cli.c);
  *  - `plugin =` with a '/' (a path) needs [shim] allow_plugin_paths = true;
  *  - only a regular file is read: a FIFO, a directory or a device is refused before reading
- *    (a FIFO must not block the loader), as are a NUL byte and a huge file.
+ *    (a FIFO must not block the loader), as are a NUL byte and a huge file;
+ *  - a fault of the text itself names its line, found by GKeyFile (a line it refuses, with the
+ *    group it is in; a value it cannot read; a group or a key written twice);
+ *  - trailing blanks of a value are dropped (GKeyFile keeps them), \s keeps one;
+ *  - plugin = NAME.so is refused with the base name to write.
  * Each refusal is checked for the file, the group and the key in its message. The shim is the
  * built libcardbot-shim.so of $CB_BUILD, loaded as a host would (tests/support/shimfix.h).
  */
@@ -229,6 +233,97 @@ static void test_plugin_paths(void **state)
     g_free(so);
 }
 
+/* ---- the line of a fault ---- */
+
+/* Open must fail with exactly "PATH" followed by tail. */
+static void expect_exact(fx *f, const char *path, const char *tail)
+{
+    char err[1024] = "";
+    cb_shim *s = f->api.open(path, err, sizeof err);
+    if (s) {
+        f->api.free(s);
+        fail_msg("%s opened, an error was expected", path);
+    }
+    char *want = g_strconcat(path, tail, NULL);
+    assert_string_equal(err, want);
+    g_free(want);
+}
+
+static void test_line_of_fault(void **state)
+{
+    fx *f = *state;
+    static const struct {
+        const char *body, *tail;
+    } cases[] = {
+        /* the trial's case: a line GKeyFile refuses, with its number and its group */
+        { "[game]\nrules = pdk16\n\n[strategy.x]\nplugin = lowest\n# level is 2\nlevel 2\n" SEATS_LO,
+          ":7: [strategy.x]: Key file contains line \u201clevel 2\u201d which is not a key-value pair, group, or comment" },
+        /* a key before any group: no group to name */
+        { "# top\n\nrules = pdk16\n[game]\n", ":3: Key file does not start with a group" },
+        /* a broken header is in no group yet */
+        { "[game]\nrules = pdk16\n  [strategy.x\nplugin = lowest\n",
+          ":3: Key file contains line \u201c  [strategy.x\u201d which is not a key-value pair, group, or comment" },
+        { "[game]\nrules = pdk16\n[strategy.x]\nk[ = 1\n", ":4: [strategy.x]: Invalid key name: k[" },
+        /* a group opened again: its line is in the group the header names, not the last new one */
+        { "[strategy.x]\nplugin = lowest\n[game]\nrules = pdk16\n[strategy.x]\nlevel 3\n",
+          ":6: [strategy.x]: Key file contains line \u201clevel 3\u201d which is not a key-value pair, group, or comment" },
+        /* CR LF lines, and a last line without its newline */
+        { "[game]\r\nrules = pdk16\r\nbad line\r\n", ":3: [game]: Key file contains line \u201cbad line\u201d which is not a key-value pair, group, or comment" },
+        { "[game]\nrules = pdk16\n[seats]\n0 = lo\noops", ":5: [seats]: Key file contains line \u201coops\u201d which is not a key-value pair, group, or comment" },
+        /* values GKeyFile cannot read: once the text parsed, with the key */
+        { "[game]\nrules = pdk16\n[match]\ngames = 1\ntitle = a\\x\n",
+          ":5: [match] title: Key file contains key \u201ctitle\u201d which has a value that cannot be interpreted." },
+        { "[game]\nrules = pdk16\n[match]\ntitle = \xff\n",
+          ":4: [match] title: Key file contains key \u201ctitle\u201d with value \u201c\ufffd\u201d which is not UTF-8" },
+        /* written twice: the second line, and both in the text */
+        { PDK_LO "bid = 1\nbid = 2\n" SEATS_LO,
+          ":6: [strategy.lo] bid: key written twice in the group (lines 5 and 6; GKeyFile would use only the last); write each key once" },
+        { PDK_LO SEATS_LO "[seats]\n2 = lo\n",
+          ":9: [seats]: group written twice (lines 5 and 9): GKeyFile would merge them into one; write each group once" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *p = cbt_conf_raw(f, "%s", cases[i].body);
+        expect_exact(f, p, cases[i].tail);
+        g_free(p);
+    }
+}
+
+/* ---- trailing blanks ---- */
+
+static void test_trailing_blanks(void **state)
+{
+    fx *f = *state;
+    /* every value read without them: rules, a plugin name, a plugin's parameter, seats, [match] */
+    char *p = cbt_conf_tp(f, "[game]\nrules = pdk16 \t\n[strategy.lo]\nplugin = lowest \nbid = 2  \n"
+                             "[seats]\n0 = lo \n1 = lo\t\n2 = lo\n[match]\ngames = 5 \ntitle = x\\s \n");
+    cb_shim *s = cbt_open_ok(f, p);
+    cb_table *t = cbt_table_ok(f, s, NULL);
+    for (int i = 0; i < 3; i++)
+        assert_string_equal(f->api.table_strategy(t, i), "lo");
+    assert_string_equal(f->api.get(s, "match", "games"), "5");
+    /* a blank wanted at the end is written \s: it stays */
+    assert_string_equal(f->api.get(s, "match", "title"), "x ");
+    f->api.table_free(t);
+    f->api.free(s);
+    g_free(p);
+    /* the value the plugin gets is the one the file shows: "fail", so create() refuses */
+    p = cbt_conf_raw(f, "[shim]\nplugin_dir = %s\n[game]\nrules = pdk16\n[strategy.f]\nplugin = failing\n"
+                        "create = fail \t \n" SEATS_LO, f->tplugs);
+    expect_exact(f, p, ": [strategy.f]: failing: create: refused as asked");
+    g_free(p);
+}
+
+/* ---- plugin = NAME.so ---- */
+
+static void test_plugin_so_suffix(void **state)
+{
+    fx *f = *state;
+    char *p = cbt_conf_tp(f, "[game]\nrules = pdk16\n[strategy.lo]\nplugin = lowest.so\n" SEATS_LO);
+    expect_exact(f, p, ": [strategy.lo] plugin: 'lowest.so' ends in .so: give the base name, plugin = lowest "
+                       "(lowest.so is looked for along the plugin search path)");
+    g_free(p);
+}
+
 /* ---- what file ---- */
 
 static void on_alarm(int sig)
@@ -317,6 +412,9 @@ int main(void)
         cmocka_unit_test(test_plugin_paths),
         cmocka_unit_test(test_not_a_regular_file),
         cmocka_unit_test(test_not_text),
+        cmocka_unit_test(test_line_of_fault),
+        cmocka_unit_test(test_trailing_blanks),
+        cmocka_unit_test(test_plugin_so_suffix),
     };
     return cmocka_run_group_tests(tests, group_setup, cbt_shimfix_teardown);
 }

@@ -12,7 +12,8 @@
 #  - SIGINT / SIGTERM in the middle: the tables of the finished games, exit status 128 + signal;
 #  - bad input: one line on stderr and exit 2 (unknown --gauntlet name, fewer than 2
 #    strategies, a name given twice or unknown, neither or both of --gauntlet/--round-robin,
-#    --landlord under PDK).
+#    --landlord under PDK or out of range, a [match] key other than games and seed or a bad
+#    value there, --report naming the config), the exact line where it is the console's own.
 # Prints "ok"/"FAIL" per check and a final "N passed, N failed" line; exit 0 = all passed.
 set -u
 
@@ -232,4 +233,40 @@ usage "both --gauntlet and --round-robin" "round-robin" --config "$CONF" --gaunt
 usage "--landlord under PDK" "landlord" --config "$CONF" --round-robin --landlord 0
 usage "--games 0" "games" --config "$CONF" --round-robin --games 0
 usage "missing --config" "config" --round-robin
+exactly() { # exactly "what" "LINE" ARGS...: exit 2, nothing on stdout, stderr the one line LINE
+    what=$1
+    want=$2
+    shift 2
+    "$BIN" tournament "$@" >"$tmp/u" 2>"$tmp/u.err"
+    rc=$?
+    if [ "$rc" -eq 2 ] && [ ! -s "$tmp/u" ] && [ "$(cat "$tmp/u.err")" = "$want" ] &&
+        [ "$(wc -l <"$tmp/u.err")" -eq 1 ]; then
+        ok "$what"
+    else
+        bad "$what (status $rc)"
+        printf '     | want: %s\n' "$want"
+        sed 's/^/     | /' "$tmp/u" "$tmp/u.err" | head -n 5
+    fi
+}
+M=$tmp/match-key.ini
+conf "$M" pdk16
+printf '[match]\ngames = 6\nduplicate = true\n' >>"$M"
+exactly "[match] key other than games, seed" "cardbot tournament: $M: [match] duplicate: unknown key (games, seed)" \
+    --config "$M" --round-robin
+conf "$M" pdk16
+printf '[match]\ngames = 0\n' >>"$M"
+exactly "[match] games = 0" "cardbot tournament: $M: [match] games: 0: must be 1..10000000" --config "$M" --round-robin
+conf "$M" pdk16
+printf '[match]\nseed = abc\n' >>"$M"
+exactly "[match] seed = abc" "cardbot tournament: $M: [match] seed: not a number: 'abc'" --config "$M" --round-robin
+exactly "--landlord 3 under DDZ" "cardbot tournament: --landlord 3: must be a seat 0..2" --config "$DDZ" --round-robin \
+    --landlord 3
+exactly "--landlord 0 under PDK" "cardbot tournament: --landlord 0: only ddz has a landlord; $CONF plays pdk16" \
+    --config "$CONF" --round-robin --landlord 0
+cp "$CONF" "$tmp/keep.ini"
+exactly "--report over the config" \
+    "cardbot tournament: --report $CONF: that is the --config file (refusing to overwrite an input)" \
+    --config "$CONF" --round-robin --games 6 --report "$CONF"
+cmp -s "$CONF" "$tmp/keep.ini"
+is "--report over the config: the config untouched" $?
 finish

@@ -14,6 +14,7 @@
 #include <glib.h>
 
 #include "cardbot/rules.h"
+#include "cardbot/shim.h"
 
 #define CB_CLI_EXIT_USAGE 2
 /* cardbot match (and merge): 1 = games could not be completed or a result could not be written;
@@ -42,6 +43,45 @@ void cb_cli_error(const char *cmd, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
  * error): 0, or CB_CLI_EXIT_USAGE with the error printed. */
 int cb_cli_check_games(const char *cmd, gint64 games, gint64 max);
 int cb_cli_check_seed(const char *cmd, gint64 seed);
+/* The most games a match (or a tournament's pairing) plays, and the most threads it plays on. */
+#define CB_CLI_MAX_GAMES 10000000
+#define CB_CLI_MAX_CONCURRENCY 256
+/* --concurrency 1..CB_CLI_MAX_CONCURRENCY: 0, or CB_CLI_EXIT_USAGE with the error printed. */
+int cb_cli_check_concurrency(const char *cmd, int concurrency);
+/* --landlord: -1 (not given) or a seat 0..2, and a seat only when the config's rules (config
+ * names the file in the message; r may be NULL: the range alone) are ddz's. 0, or
+ * CB_CLI_EXIT_USAGE with the error printed. */
+int cb_cli_check_landlord(const char *cmd, int landlord, const char *config, const cb_rules *r);
+
+/* The console's own group of a config, [match]: games (1..CB_CLI_MAX_GAMES) and seed (0 or
+ * more); G_MININT64 where the file has no such key. */
+typedef struct cb_cli_match_conf {
+    gint64 games, seed;
+} cb_cli_match_conf;
+/* Read config's [match] with GKeyFile (the shim keeps the group free for the host and has no
+ * call listing a group's keys): any other key is refused — a typo or an option written as a
+ * key (duplicate = true) would otherwise be ignored for a whole match — and so is a value that
+ * is not a number or out of range, each as "FILE: [match] KEY: ...". Call it once the shim has
+ * opened config. 0, or CB_CLI_EXIT_USAGE with the error printed. */
+int cb_cli_match_conf_read(const char *cmd, const char *config, cb_cli_match_conf *out);
+
+/* A file a command reads or writes: the option that names it ("--replay") and the path (NULL:
+ * not given). */
+typedef struct cb_cli_file {
+    const char *opt;
+    const char *path;
+} cb_cli_file;
+/* Before any output is opened: refuse two outputs that name the same file (one would corrupt
+ * the other) and an output that names an input (it would be truncated while, or before, it is
+ * read). The same file: the same text, the same device and inode when both exist, or the same
+ * canonical directory and name; a character device (/dev/null, a terminal) may take any number
+ * of writers. inputs[i].opt is how the message names that input ("--config", "results"):
+ * "that is the --config file". 0, or CB_CLI_EXIT_USAGE with the error printed. */
+int cb_cli_check_files(const char *cmd, const cb_cli_file *inputs, int nin, const cb_cli_file *outputs, int nout);
+
+/* The [strategy.NAME] names of a config just opened (no reload, no decision yet), in file
+ * order, NULL-terminated (g_strfreev). */
+char **cb_cli_strategies(cb_shim *shim);
 
 /* The --rules / --flag options every rules-aware subcommand shares. */
 typedef struct cb_cli_rules_opt {

@@ -1,7 +1,13 @@
-/* cardbot command — options, rules and card parsing, move text and order shared by subcommands. */
+/* cardbot command — options, rules and card parsing, move text and order, the [match] group
+ * and the files a command writes: what the subcommands share. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include <glib/gstdio.h>
 
 #include "cli.h"
 
@@ -208,4 +214,165 @@ int cb_cli_check_seed(const char *cmd, gint64 seed)
         return 0;
     cb_cli_error(cmd, "--seed %lld: must be 0 or more", (long long)seed);
     return CB_CLI_EXIT_USAGE;
+}
+
+int cb_cli_check_concurrency(const char *cmd, int concurrency)
+{
+    if (concurrency >= 1 && concurrency <= CB_CLI_MAX_CONCURRENCY)
+        return 0;
+    cb_cli_error(cmd, "--concurrency %d: must be 1..%d", concurrency, CB_CLI_MAX_CONCURRENCY);
+    return CB_CLI_EXIT_USAGE;
+}
+
+int cb_cli_check_landlord(const char *cmd, int landlord, const char *config, const cb_rules *r)
+{
+    if (landlord < -1 || landlord > 2) {
+        cb_cli_error(cmd, "--landlord %d: must be a seat 0..2", landlord);
+        return CB_CLI_EXIT_USAGE;
+    }
+    if (landlord >= 0 && r && r->game != CB_GAME_DDZ) {
+        cb_cli_error(cmd, "--landlord %d: only ddz has a landlord; %s plays %s", landlord, config, r->preset);
+        return CB_CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* One [match] value as a number in lo..hi (hi < 0: no upper bound). 0, or the usage status
+ * with "FILE: [match] KEY: ..." printed. */
+static int match_number(const char *cmd, const char *config, GKeyFile *kf, const char *key, gint64 lo, gint64 hi,
+                        gint64 *out)
+{
+    GError *e = NULL;
+    char *s = g_key_file_get_string(kf, "match", key, &e);
+    if (!s) {
+        cb_cli_error(cmd, "%s: [match] %s: %s", config, key, e->message);
+        g_error_free(e);
+        return CB_CLI_EXIT_USAGE;
+    }
+    char *end, shown[48];
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    int rc = 0;
+    cb_cli_shorten(s, shown, sizeof shown);
+    if (end == s || *end) {
+        cb_cli_error(cmd, "%s: [match] %s: not a number: '%s'", config, key, shown);
+        rc = CB_CLI_EXIT_USAGE;
+    } else if (errno == ERANGE || v < lo || (hi >= 0 && v > hi)) { /* ERANGE: a number, far out */
+        if (hi >= 0)
+            cb_cli_error(cmd, "%s: [match] %s: %s: must be %lld..%lld", config, key, shown, (long long)lo,
+                         (long long)hi);
+        else
+            cb_cli_error(cmd, "%s: [match] %s: %s: must be %lld or more", config, key, shown, (long long)lo);
+        rc = CB_CLI_EXIT_USAGE;
+    } else {
+        *out = v;
+    }
+    g_free(s);
+    return rc;
+}
+
+int cb_cli_match_conf_read(const char *cmd, const char *config, cb_cli_match_conf *out)
+{
+    out->games = out->seed = G_MININT64;
+    GKeyFile *kf = g_key_file_new();
+    GError *e = NULL;
+    /* translations kept: games[zh] is never read either, so it is refused like any other key */
+    if (!g_key_file_load_from_file(kf, config, G_KEY_FILE_KEEP_TRANSLATIONS, &e)) {
+        cb_cli_error(cmd, "%s: %s", config, e->message); /* only when it changed since the shim read it */
+        g_error_free(e);
+        g_key_file_free(kf);
+        return CB_CLI_EXIT_USAGE;
+    }
+    /* NULL without the group: nothing to check */
+    char **keys = g_key_file_get_keys(kf, "match", NULL, NULL);
+    int rc = 0;
+    for (char **k = keys; k && *k && !rc; k++) {
+        if (!strcmp(*k, "games"))
+            rc = match_number(cmd, config, kf, *k, 1, CB_CLI_MAX_GAMES, &out->games);
+        else if (!strcmp(*k, "seed"))
+            rc = match_number(cmd, config, kf, *k, 0, -1, &out->seed);
+        else {
+            char shown[48];
+            cb_cli_error(cmd, "%s: [match] %s: unknown key (games, seed)", config,
+                         cb_cli_shorten(*k, shown, sizeof shown));
+            rc = CB_CLI_EXIT_USAGE;
+        }
+    }
+    g_strfreev(keys);
+    g_key_file_free(kf);
+    return rc;
+}
+
+/* The path with its directory resolved (symlinks, "..", relative to the working directory)
+ * and its last component as written: a file that does not exist yet has one name too. */
+static char *canonical_path(const char *path)
+{
+    char *dir = g_path_get_dirname(path), *base = g_path_get_basename(path);
+    char *real = realpath(dir, NULL);
+    char *full = real ? g_build_filename(real, base, NULL) : g_canonicalize_filename(path, NULL);
+    free(real);
+    g_free(dir);
+    g_free(base);
+    return full;
+}
+
+/* Would writing a clobber b (or b be read from what a is writing)? */
+static bool same_file(const char *a, const char *b)
+{
+    GStatBuf sa, sb;
+    bool ea = g_stat(a, &sa) == 0, eb = g_stat(b, &sb) == 0;
+    if (ea && S_ISCHR(sa.st_mode))
+        return false; /* /dev/null, a terminal: nothing there to overwrite */
+    if (!strcmp(a, b))
+        return true;
+    if (ea && eb) /* hard links and symlinks too */
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    char *ca = canonical_path(a), *cb = canonical_path(b);
+    bool same = !strcmp(ca, cb);
+    g_free(ca);
+    g_free(cb);
+    return same;
+}
+
+int cb_cli_check_files(const char *cmd, const cb_cli_file *inputs, int nin, const cb_cli_file *outputs, int nout)
+{
+    for (int j = 0; j < nout; j++) {
+        const cb_cli_file *o = &outputs[j];
+        if (!o->path)
+            continue;
+        for (int i = 0; i < nin; i++)
+            if (inputs[i].path && same_file(o->path, inputs[i].path)) {
+                cb_cli_error(cmd, "%s %s: that is the %s file (refusing to overwrite an input)", o->opt, o->path,
+                             inputs[i].opt);
+                return CB_CLI_EXIT_USAGE;
+            }
+        for (int i = 0; i < j; i++)
+            if (outputs[i].path && same_file(o->path, outputs[i].path)) {
+                bool spelled = strcmp(o->path, outputs[i].path) != 0;
+                cb_cli_error(cmd, "%s %s: the same file as %s%s%s", o->opt, o->path, outputs[i].opt,
+                             spelled ? " " : "", spelled ? outputs[i].path : "");
+                return CB_CLI_EXIT_USAGE;
+            }
+    }
+    return 0;
+}
+
+char **cb_cli_strategies(cb_shim *shim)
+{
+    /* The shim has no list call, but cb_shim_stats lists "every strategy configured since
+     * open, in the order first seen": right after cb_shim_open that is exactly the config's
+     * [strategy.NAME] groups as the shim loaded them, with no second reading of the file that
+     * could disagree with the shim's. */
+    int n = cb_shim_stats(shim, NULL, 0);
+    cb_strategy_stats *st = g_new0(cb_strategy_stats, n > 0 ? n : 1);
+    int m = cb_shim_stats(shim, st, n);
+    if (m > n)
+        m = n;
+    GPtrArray *names = g_ptr_array_new();
+    for (int i = 0; i < m; i++)
+        if (st[i].name[0] != '(') /* "(none)": seats without a strategy, not a strategy */
+            g_ptr_array_add(names, g_strdup(st[i].name));
+    g_ptr_array_add(names, NULL);
+    g_free(st);
+    return (char **)g_ptr_array_free(names, FALSE);
 }

@@ -41,6 +41,22 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* What can be checked before the config is read: each number its own range, and no output
+ * file that would overwrite another or an input (before anything is opened). 0 or the usage
+ * status. */
+static int check_options(const cb_match_args *a)
+{
+    const char *cmd = "match";
+    if (cb_cli_check_games(cmd, a->games, CB_CLI_MAX_GAMES) || cb_cli_check_seed(cmd, a->seed) ||
+        cb_cli_check_concurrency(cmd, a->concurrency) || cb_cli_check_landlord(cmd, a->landlord, a->config, NULL))
+        return CB_CLI_EXIT_USAGE;
+    /* every file the match writes (results, replay, deals, report) and every one it reads */
+    const cb_cli_file in[] = {{"--config", a->config}, {"--deals", a->deals}};
+    const cb_cli_file out[] = {{"--results", a->results}, {"--replay", a->replay}, {"--save-deals", a->save_deals},
+                               {"--report", a->report}};
+    return cb_cli_check_files(cmd, in, G_N_ELEMENTS(in), out, G_N_ELEMENTS(out));
+}
+
 static int parse_options(int *argc, char ***argv, cb_match_args *a)
 {
     a->games = a->seed = G_MININT64;
@@ -75,7 +91,7 @@ static int parse_options(int *argc, char ***argv, cb_match_args *a)
          "(alpha, beta default 0.05)",
          "elo0=E0,elo1=E1[,alpha=A,beta=B]"},
         {"help-strategy", 0, 0, G_OPTION_ARG_STRING, &a->help_strategy,
-         "print a bundled plugin's parameters (ismcts, heuristic, pimc, rulebot) and exit", "PLUGIN"},
+         "print a bundled plugin's parameters (ismcts, heuristic, pimc, rulebot, exec) and exit", "PLUGIN"},
         {"report", 0, 0, G_OPTION_ARG_FILENAME, &a->report,
          "write a self-contained HTML page: win share and points as the games went, the pair, the SPRT", "FILE"},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
@@ -94,7 +110,7 @@ static int parse_options(int *argc, char ***argv, cb_match_args *a)
         return -1; /* printed by the caller: no config needed */
     if (!a->config)
         return cb_match_usage_error("missing --config FILE");
-    return 0;
+    return check_options(a);
 }
 
 static void args_free(cb_match_args *a)

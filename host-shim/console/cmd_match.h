@@ -6,6 +6,7 @@
 #include <glib.h>
 #include <stdio.h>
 
+#include "cli.h"
 #include "match.h"
 #include "match_verdict.h"
 
@@ -20,6 +21,7 @@ typedef struct cb_match_args {
 /* Everything the run needs, once set up. */
 typedef struct cb_match_cmd {
     cb_match_args a;
+    cb_cli_match_conf conf;     /* the config's [match] */
     cb_shim *shim;
     const cb_rules *rules;
     cb_match_info info;

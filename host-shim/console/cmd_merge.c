@@ -217,6 +217,17 @@ static int replay_games(merge *m, cb_match_game *gm, bool quiet, FILE *rf, const
     return status;
 }
 
+/* --replay names none of the results files. 0 or the usage status. */
+static int check_replay_path(const char *replay, char **results, int n)
+{
+    cb_cli_file *in = g_new(cb_cli_file, n), out = {"--replay", replay};
+    for (int i = 0; i < n; i++)
+        in[i] = (cb_cli_file){"results", results[i]};
+    int rc = cb_cli_check_files("merge", in, n, &out, 1);
+    g_free(in);
+    return rc;
+}
+
 int cb_cmd_merge(int argc, char **argv)
 {
     gboolean quiet = FALSE;
@@ -250,6 +261,8 @@ int cb_cmd_merge(int argc, char **argv)
     if (argc < 2)
         status = fail("no results files (cardbot merge RESULTS...)");
     m.n = argc > 1 ? argc - 1 : 0;
+    if (!status) /* --replay is opened (truncated) while the results files are still read */
+        status = check_replay_path(replay, argv + 1, m.n);
     m.s = g_new0(shard, m.n ? m.n : 1);
     for (int i = 0; i < m.n && !status; i++) {
         m.s[i].path = argv[i + 1];

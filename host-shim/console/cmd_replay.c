@@ -99,7 +99,11 @@ int cb_cmd_replay(int argc, char **argv)
     }
     if (html) {
         char *path = out ? g_strdup(out) : default_out(argv[1]);
-        status = write_html(&rp, game ? (guint)at : 0, game ? 1 : rp.lines->len, path);
+        /* FILE.html would otherwise be replaced by its own page */
+        const cb_cli_file in = {"replay", argv[1]}, page = {out ? "--output" : "--html", path};
+        status = strcmp(path, "-") ? cb_cli_check_files(CMD, &in, 1, &page, 1) : 0;
+        if (!status)
+            status = write_html(&rp, game ? (guint)at : 0, game ? 1 : rp.lines->len, path);
         g_free(path);
         goto done;
     }

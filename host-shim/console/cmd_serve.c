@@ -121,6 +121,23 @@ static int serve_cardbot(cb_serve *s, FILE *in)
     return 0;
 }
 
+/* --strategy names a [strategy.NAME] of the config: said in the option's terms, with the names
+ * the config has, rather than in the table constructor's. 0 or the usage status. */
+static int check_strategy(cb_shim *shim, const char *config, const char *strategy)
+{
+    char **have = cb_cli_strategies(shim);
+    int rc = 0;
+    if (!g_strv_contains((const char *const *)have, strategy)) {
+        char *list = g_strjoinv(", ", have);
+        cb_cli_error("serve", "--strategy %s: %s has no [strategy.%s] (it has: %s)", strategy, config, strategy,
+                     have[0] ? list : "none");
+        g_free(list);
+        rc = CB_CLI_EXIT_USAGE;
+    }
+    g_strfreev(have);
+    return rc;
+}
+
 int cb_cmd_serve(int argc, char **argv)
 {
     const char *cmd = "serve";
@@ -176,10 +193,12 @@ int cb_cmd_serve(int argc, char **argv)
         cb_cli_error(cmd, "--protocol botzone: the config's rules are %s; Botzone's FightTheLandlord2 is ddz", r->preset);
         goto done;
     }
+    if (check_strategy(s.shim, config, strategy) != 0)
+        goto done;
     const char *names[CB_MAX_SEATS] = {strategy, strategy, strategy};
     s.table = cb_table_new_seated(s.shim, names, r->players, err, sizeof err);
     if (!s.table) {
-        cb_cli_error(cmd, "%s", err);
+        cb_cli_error(cmd, "--strategy %s: %s", strategy, err);
         goto done;
     }
     /* the protocol gets its own copy of stdout; fd 1 itself goes to stderr, so nothing a

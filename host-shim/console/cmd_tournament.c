@@ -69,13 +69,12 @@ static int check_options(const cb_tour_args *a, int argc, char **argv)
         cb_cli_error(CMD, "give one of --gauntlet NAME and --round-robin");
         return CB_CLI_EXIT_USAGE;
     }
-    if (cb_cli_check_games(CMD, a->games, 10000000) != 0 || cb_cli_check_seed(CMD, a->seed) != 0)
+    if (cb_cli_check_games(CMD, a->games, CB_CLI_MAX_GAMES) != 0 || cb_cli_check_seed(CMD, a->seed) != 0 ||
+        cb_cli_check_concurrency(CMD, a->concurrency) != 0 || cb_cli_check_landlord(CMD, a->landlord, a->config, NULL))
         return CB_CLI_EXIT_USAGE;
-    if (a->concurrency < 1 || a->concurrency > 256) {
-        cb_cli_error(CMD, "--concurrency %d: must be 1..256", a->concurrency);
-        return CB_CLI_EXIT_USAGE;
-    }
-    return 0;
+    /* the report is tried (opened to append) in setup: it must not be the config */
+    const cb_cli_file in[] = {{"--config", a->config}}, out[] = {{"--report", a->report}};
+    return cb_cli_check_files(CMD, in, G_N_ELEMENTS(in), out, G_N_ELEMENTS(out));
 }
 
 /* Results go to a private copy of stdout and fd 1 to stderr, as in cardbot match: what a

@@ -1,4 +1,4 @@
-/* cardbot match — locale-independent number text (see match_num.h). */
+/* cardbot match — locale-independent number text, the Wilson interval (see match_num.h). */
 #include <glib.h>
 #include <math.h>
 #include <string.h>
@@ -24,4 +24,15 @@ const char *cb_num(char *buf, size_t len, const char *fmt, double v, bool plus)
     const char *sign = v < 0 && !zero ? "-" : plus ? "+" : "";
     g_snprintf(buf, len, "%s%s", sign, mag);
     return buf;
+}
+
+void cb_wilson(double wins, double n, double z, double *lo, double *hi)
+{
+    double p = wins / n, den = 1 + z * z / n, mid = (p + z * z / (2 * n)) / den;
+    double half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den;
+    /* At 0 (n) wins the bound is exactly 0 (1), which mid - half (mid + half) meets only up to
+     * rounding, on either side; elsewhere the clamp keeps a rounding from leaving [0, 1].
+     * Comparisons, not fmax / fmin: those may answer -0.0 for (-0.0, 0.0). */
+    *lo = wins > 0 && mid - half > 0 ? mid - half : 0.0;
+    *hi = wins < n && mid + half < 1 ? mid + half : 1.0;
 }

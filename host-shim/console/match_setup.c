@@ -28,19 +28,21 @@ int cb_match_usage_error(const char *fmt, ...)
 }
 
 
-static int read_int_setting(cb_shim *shim, const char *group, const char *key, long long *v)
+/* [shim] budget_ms as a number (the shim checked it when it opened the file). */
+static int read_budget(cb_match_cmd *m)
 {
-    const char *s = cb_shim_get(shim, group, key);
+    const char *s = cb_shim_get(m->shim, "shim", "budget_ms");
     if (!s)
         return 0;
     char *end;
+    errno = 0;
     long long x = strtoll(s, &end, 10);
-    if (end == s || *end) {
-        cb_cli_error("match", "[%s] %s: not a number: '%s'", group, key, s);
-        return -1;
+    if (end == s || *end || errno) {
+        cb_cli_error("match", "%s: [shim] budget_ms: not a number: '%s'", m->a.config, s);
+        return CB_CLI_EXIT_USAGE;
     }
-    *v = x;
-    return 1;
+    m->budget = x;
+    return 0;
 }
 
 /* The SHA-256 of a file's bytes (NULL when it cannot be read). */
@@ -56,26 +58,13 @@ static char *file_sha256(const char *path)
 }
 
 /* --seed, else [match] seed, else a secret key from the kernel, printed only once the match
- * is over (so the run can be replayed), never while a plugin could read it. */
+ * is over (so the run can be replayed), never while a plugin could read it. Both numbers were
+ * checked already (cmd_match.c, cb_cli_match_conf_read). */
 static int resolve_seed(cb_match_cmd *m)
 {
-    cb_match_args *a = &m->a;
-    long long v;
-    if (a->seed != G_MININT64) {
-        if (cb_cli_check_seed("match", a->seed) != 0)
-            return CB_CLI_EXIT_USAGE;
-        m->info.seed = (uint64_t)a->seed;
-        return 0;
-    }
-    int rc = read_int_setting(m->shim, "match", "seed", &v);
-    if (rc < 0)
-        return CB_CLI_EXIT_USAGE;
-    if (rc && v < 0) {
-        cb_cli_error("match", "%s: [match] seed: %lld must be 0 or more", a->config, v);
-        return CB_CLI_EXIT_USAGE;
-    }
-    if (rc) {
-        m->info.seed = (uint64_t)v;
+    gint64 seed = m->a.seed != G_MININT64 ? m->a.seed : m->conf.seed;
+    if (seed != G_MININT64) {
+        m->info.seed = (uint64_t)seed;
         return 0;
     }
     uint64_t k = 0;
@@ -88,31 +77,22 @@ static int resolve_seed(cb_match_cmd *m)
     return 0;
 }
 
-/* --games, else every deal of --deals, else [match] games, else 100; whole rotations with
- * --duplicate; enough deals in --deals (an error before any game, rather than cycling:
- * a run that reuses deals silently would count the same luck twice). */
+/* --games, else every deal of --deals, else [match] games, else 100 (--games and [match]
+ * games were checked already); whole rotations with --duplicate; enough deals in --deals (an
+ * error before any game, rather than cycling: a run that reuses deals silently would count the
+ * same luck twice). */
 static int resolve_games(cb_match_cmd *m)
 {
     cb_match_args *a = &m->a;
-    long long games = a->games, v;
-    if (games != G_MININT64 && games < 1) {
-        cb_cli_error("match", "--games %lld: must be 1 or more", games);
-        return CB_CLI_EXIT_USAGE;
-    }
-    if (games == G_MININT64 && m->deals)
+    long long games = a->games;
+    if (games == G_MININT64 && m->deals) {
         games = (long long)m->ndeals * (a->duplicate ? 3 : 1);
-    if (games == G_MININT64) {
-        games = 100;
-        int rc = read_int_setting(m->shim, "match", "games", &v);
-        if (rc < 0)
-            return CB_CLI_EXIT_USAGE;
-        if (rc)
-            games = v;
+        if (games > CB_CLI_MAX_GAMES)
+            return cb_match_usage_error("--deals %s: %d deals make %lld games; a match plays at most %d (give "
+                                        "--games)", a->deals, m->ndeals, games, CB_CLI_MAX_GAMES);
     }
-    if (games < 1 || games > 10000000 || a->concurrency < 1 || a->concurrency > 256) {
-        cb_cli_error("match", "--games must be 1..10000000 and --concurrency 1..256");
-        return CB_CLI_EXIT_USAGE;
-    }
+    if (games == G_MININT64)
+        games = m->conf.games != G_MININT64 ? m->conf.games : 100;
     if (a->duplicate && games % 3)
         games += 3 - games % 3; /* whole rotations only, so luck cancels */
     long long need = a->duplicate ? games / 3 : games;
@@ -229,12 +209,9 @@ int cb_match_setup(cb_match_cmd *m)
     i->deals_sha256 = a->deals ? file_sha256(a->deals) : NULL;
     i->version = g_strdup(CB_VERSION);
     int rc;
-    if ((rc = resolve_seed(m)))
+    if ((rc = cb_cli_match_conf_read("match", a->config, &m->conf)) || (rc = resolve_seed(m)) ||
+        (rc = read_budget(m)) || (rc = cb_cli_check_landlord("match", a->landlord, a->config, m->rules)))
         return rc;
-    if (read_int_setting(m->shim, "shim", "budget_ms", &m->budget) < 0)
-        return CB_CLI_EXIT_USAGE;
-    if (a->landlord < -1 || a->landlord > 2 || (a->landlord >= 0 && m->rules->game != CB_GAME_DDZ))
-        return cb_match_usage_error("--landlord takes a seat 0..2 and only applies to ddz rules");
     if (a->deals && cb_match_deals_read(a->deals, m->rules, cb_match_bidding(m), &m->deals, &m->ndeals, err, sizeof err))
         return cb_match_usage_error("--deals: %s", err);
     if ((rc = resolve_games(m)) || (rc = resolve_shard(m)) || (rc = resolve_progress(m)) || (rc = check_table(m)))

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "match.h"
+#include "match_num.h"
 
 typedef struct agg {
     char name[48];
@@ -126,10 +127,7 @@ static void row_of(const agg *x, cb_match_row *o)
     if (x->n == 0)
         return;
     /* Wilson score interval: honest near 0% and 100% where the normal one is not. */
-    double den = 1 + z * z / nn, mid = (p + z * z / (2 * nn)) / den;
-    double half = z * sqrt(p * (1 - p) / nn + z * z / (4 * nn * nn)) / den;
-    o->win_lo = mid - half;
-    o->win_hi = mid + half;
+    cb_wilson((double)x->wins, nn, z, &o->win_lo, &o->win_hi);
     double mean = x->pts / nn, var = nn > 1 ? (x->pts2 - nn * mean * mean) / (nn - 1) : 0;
     double ph = z * sqrt(var > 0 ? var / nn : 0);
     o->pts = mean;

@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cli.h"
 #include "match.h"
 #include "match_verdict.h"
 
@@ -103,6 +104,7 @@ typedef struct cb_tour_args {
 /* Everything the run needs, once set up; the caller frees what is set. */
 typedef struct cb_tour_cmd {
     cb_tour_args a;     /* games and seed resolved by cb_tour_setup */
+    cb_cli_match_conf conf; /* the config's [match] */
     FILE *out;          /* the results: a private copy of stdout */
     cb_shim *shim;
     const cb_rules *rules;

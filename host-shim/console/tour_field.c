@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "tour.h"
+#include "match_num.h"
 
 #define Z95 1.959963984540054
 
@@ -75,10 +76,9 @@ static void series_point(cb_tour *t, int i)
         return;
     /* win share with its Wilson interval and points per game with a normal one, over seats,
      * as match_stats.c prints them */
-    double n = (double)a->seats, p = a->wins / n, z = Z95;
-    double den = 1 + z * z / n, mid = (p + z * z / (2 * n)) / den;
-    double half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den;
-    cb_report_series_add(t->rep, t->name[i], CB_REPORT_WIN, a->games, p, mid - half, mid + half);
+    double n = (double)a->seats, p = a->wins / n, z = Z95, lo, hi;
+    cb_wilson((double)a->wins, n, z, &lo, &hi);
+    cb_report_series_add(t->rep, t->name[i], CB_REPORT_WIN, a->games, p, lo, hi);
     double mean = a->pts / n, var = n > 1 ? (a->pts2 - n * mean * mean) / (n - 1) : NAN;
     double ph = n > 1 ? z * sqrt(var > 0 ? var / n : 0) : NAN;
     cb_report_series_add(t->rep, t->name[i], CB_REPORT_POINTS, a->games, mean, mean - ph, mean + ph);

@@ -2,27 +2,8 @@
 #include <glib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "tour.h"
-
-/* The config's strategies, in file order. The shim has no list call, but cb_shim_stats lists
- * "every strategy configured since open, in the order first seen": right after cb_shim_open
- * (no reload, no decision yet) that is exactly the config's [strategy.NAME] groups, as the
- * shim loaded them — no second reading of the file that could disagree with the shim's. */
-static char **configured(cb_shim *shim)
-{
-    int n = cb_shim_stats(shim, NULL, 0);
-    cb_strategy_stats *st = g_new0(cb_strategy_stats, n > 0 ? n : 1);
-    int m = cb_shim_stats(shim, st, n);
-    if (m > n)
-        m = n;
-    GPtrArray *names = g_ptr_array_new();
-    for (int i = 0; i < m; i++)
-        if (st[i].name[0] != '(') /* "(none)": seats without a strategy, not a strategy */
-            g_ptr_array_add(names, g_strdup(st[i].name));
-    g_ptr_array_add(names, NULL);
-    g_free(st);
-    return (char **)g_ptr_array_free(names, FALSE);
-}
 
 static bool has(char *const *v, const char *name)
 {
@@ -35,7 +16,7 @@ static bool has(char *const *v, const char *name)
 char **cb_tour_strategies(cb_shim *shim, const char *file, const char *list, const char *gauntlet, char *err,
                           size_t errlen)
 {
-    char **conf = configured(shim);
+    char **conf = cb_cli_strategies(shim); /* the config's, in file order */
     char *known = g_strjoinv(", ", conf);
     GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
     bool ok = false;

@@ -16,61 +16,39 @@
 
 #define CMD "tournament"
 
-/* [group] key as a number: 1 found, 0 absent, -1 not a number (reported). */
-static int setting(cb_shim *shim, const char *group, const char *key, long long *v)
+/* [shim] budget_ms as a number (the shim checked it when it opened the file), default 1000. */
+static int read_budget(cb_tour_cmd *c)
 {
-    const char *s = cb_shim_get(shim, group, key);
+    c->budget = 1000;
+    const char *s = cb_shim_get(c->shim, "shim", "budget_ms");
     if (!s)
         return 0;
     char *end;
     errno = 0;
     long long x = strtoll(s, &end, 10);
     if (end == s || *end || errno) {
-        cb_cli_error(CMD, "[%s] %s: not a number: '%s'", group, key, s);
-        return -1;
-    }
-    *v = x;
-    return 1;
-}
-
-/* --games, else [match] games, else 100. 0 or the usage status. */
-static int resolve_games(cb_tour_cmd *c)
-{
-    if (c->a.games != G_MININT64)
-        return 0;
-    long long v;
-    c->a.games = 100;
-    int rc = setting(c->shim, "match", "games", &v);
-    if (rc < 0)
+        cb_cli_error(CMD, "%s: [shim] budget_ms: not a number: '%s'", c->a.config, s);
         return CB_CLI_EXIT_USAGE;
-    if (rc) {
-        if (v < 1 || v > 10000000) {
-            cb_cli_error(CMD, "%s: [match] games: %lld must be 1..10000000", c->a.config, v);
-            return CB_CLI_EXIT_USAGE;
-        }
-        c->a.games = v;
     }
+    c->budget = x;
     return 0;
 }
 
-/* --seed, else [match] seed, else (as cardbot match) a secret key, printed once every game is
- * over. 0 or the exit status. */
+/* --games, else [match] games, else 100 (both checked already). */
+static void resolve_games(cb_tour_cmd *c)
+{
+    if (c->a.games == G_MININT64)
+        c->a.games = c->conf.games != G_MININT64 ? c->conf.games : 100;
+}
+
+/* --seed, else [match] seed (both checked already), else (as cardbot match) a secret key,
+ * printed once every game is over. 0 or the exit status. */
 static int resolve_seed(cb_tour_cmd *c)
 {
+    if (c->a.seed == G_MININT64)
+        c->a.seed = c->conf.seed;
     if (c->a.seed != G_MININT64)
         return 0;
-    long long v;
-    int rc = setting(c->shim, "match", "seed", &v);
-    if (rc < 0)
-        return CB_CLI_EXIT_USAGE;
-    if (rc && v < 0) {
-        cb_cli_error(CMD, "%s: [match] seed: %lld must be 0 or more", c->a.config, v);
-        return CB_CLI_EXIT_USAGE;
-    }
-    if (rc) {
-        c->a.seed = v;
-        return 0;
-    }
     uint64_t key = 0;
     if (getrandom(&key, sizeof key, 0) != (ssize_t)sizeof key) {
         cb_cli_error(CMD, "no --seed and no random key available: give --seed");
@@ -92,11 +70,9 @@ static int open_field(cb_tour_cmd *c)
         return CB_CLI_EXIT_USAGE;
     }
     c->rules = cb_shim_rules(c->shim);
-    int landlord = c->a.landlord;
-    if (landlord < -1 || landlord > 2 || (landlord >= 0 && c->rules->game != CB_GAME_DDZ)) {
-        cb_cli_error(CMD, "--landlord takes a seat 0..2 and only applies to ddz rules");
+    if (cb_cli_match_conf_read(CMD, c->a.config, &c->conf) != 0 ||
+        cb_cli_check_landlord(CMD, c->a.landlord, c->a.config, c->rules) != 0)
         return CB_CLI_EXIT_USAGE;
-    }
     c->names = cb_tour_strategies(c->shim, c->a.config, c->a.list, c->a.gauntlet, err, sizeof err);
     if (!c->names) {
         cb_cli_error(CMD, "%s", err);
@@ -119,14 +95,12 @@ int cb_tour_setup(cb_tour_cmd *c)
 {
     int status = open_field(c);
     if (!status)
-        status = resolve_games(c);
-    if (!status)
         status = resolve_seed(c);
+    if (!status)
+        status = read_budget(c);
     if (status)
         return status;
-    c->budget = 1000;
-    if (setting(c->shim, "shim", "budget_ms", &c->budget) < 0)
-        return CB_CLI_EXIT_USAGE;
+    resolve_games(c);
     if (c->a.games % 6)
         c->a.games += 6 - c->a.games % 6; /* whole deals: 3 rotations in each of the 2 seatings */
     c->half = (long)c->a.games / 2;

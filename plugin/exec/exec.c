@@ -5,21 +5,35 @@
  *   command = PROGRAM ARG...  required; split like a shell would (g_shell_parse_argv: quotes
  *                             and backslashes) but never run by one: no pipes, globs or $VARs.
  *                             A PROGRAM without '/' is looked up along PATH (env's, if env sets
- *                             it); with one, it is relative to cwd.
- *   cwd = DIR                 the program's working directory (default: the host's).
+ *                             it); with one, it is relative to the program's working directory.
+ *   cwd = DIR                 the program's working directory (default: the config file's
+ *                             directory; relative: to that directory).
  *   env = K=V K2=V2 ...       added to (or replacing in) the host's environment; same quoting.
  *   stderr = prefix|inherit|discard|PATH
  *                             where the program's stderr goes: prefix (default) copies each
  *                             line to the host's stderr as "[exec NAME PID] line"; inherit
  *                             gives it the host's stderr as is; discard sends it to /dev/null;
- *                             anything else is a file, appended to.
+ *                             anything else is a file (relative: to the config file's
+ *                             directory), appended to.
  *   start_ms = N              how long the program may take to answer hello (default 10000).
  *   log = on|off              one line on stderr per failed decision, saying why (default on).
+ *   config_dir = DIR          not a config key: the host's. The cardbot shim gives it, the
+ *                             config file's directory (absolute), after the config's own keys
+ *                             (host-shim/shim_int.h); written in the config it is refused.
+ *
+ * Relative paths: one rule, the shim's for plugin_dir — they are the config file's
+ * directory's, wherever the host was started. The program runs there (or in cwd, itself
+ * relative to the config's directory), so a relative PROGRAM and the relative paths in its
+ * arguments, which the program opens itself, are found from there too: a config beside its
+ * bot says command = python3 bot.py and works from any directory, installed or not. (A host
+ * other than the shim that gives no config_dir: the host's working directory, as before.)
  *
  * Life of a program. create() starts it and waits for its hello answer (a program that cannot
  * start, or answers with another protocol, fails create(): the shim refuses the config with
- * the reason). decide_bid / decide_play write one request line and read one answer line
- * within view->budget_ms. What can go wrong, and what the shim sees:
+ * the reason — what happened first: "the program exited with status 2 before answering
+ * hello; the last line it wrote on stderr: ..." for one that died, the start_ms wording only
+ * for one still running when start_ms ran out). decide_bid / decide_play write one request
+ * line and read one answer line within view->budget_ms. What can go wrong, and what the shim sees:
  *   - an answer that is not JSON, lacks its member, or names unknown cards; no answer within
  *     the budget; the program exiting or closing its stdout: the decision returns an error,
  *     which the shim counts `failed` and answers by its fallback. The program is killed and
@@ -86,8 +100,10 @@ enum { ERR_PREFIX, ERR_INHERIT, ERR_DISCARD, ERR_FILE };
 typedef struct exec_bot {
     /* configuration */
     char **argv;        /* the command, split */
-    char *path;         /* argv[0] resolved (PATH search done before fork) */
-    char *cwd;          /* NULL: the host's */
+    char *path;         /* argv[0] resolved, absolute when wd is set (PATH search done
+                         * before fork) */
+    char *wd;           /* the program's working directory, absolute: cwd, else config_dir;
+                         * NULL: the host's (a host that gives no config_dir and no cwd) */
     char **envp;        /* the program's whole environment */
     int err_mode;
     char *err_path;     /* ERR_FILE */
@@ -106,6 +122,8 @@ typedef struct exec_bot {
     size_t line_used;   /* bytes of rbuf the line read_line returned takes, '\n' included */
     char ebuf[EBUF];    /* a partial stderr line */
     size_t elen;
+    char last_err[200]; /* ERR_PREFIX: the last non-blank line it wrote on stderr, for the
+                         * message when it dies before answering hello */
     int64_t seq;        /* request ids */
     /* failures and back-off */
     unsigned fails;     /* consecutive failed decisions */
@@ -150,6 +168,11 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 
 static void emit_err_line(exec_bot *b, const char *text, size_t n)
 {
+    size_t k = n;
+    while (k && g_ascii_isspace(text[k - 1]))
+        k--;
+    if (k) /* a start-up failure's reason is its last words (a traceback's last line) */
+        snprintf(b->last_err, sizeof b->last_err, "%.*s", (int)MIN(k, sizeof b->last_err - 1), text);
     char head[96];
     int h = snprintf(head, sizeof head, "[exec %s %ld] ", b->label, (long)b->pid);
     GString *s = g_string_sized_new((gsize)h + n + 1);
@@ -214,6 +237,7 @@ static void stop(exec_bot *b, bool grace, char *why, size_t whylen)
     if (b->pid > 0) {
         int ws = 0;
         pid_t r = 0;
+        bool ours = false; /* the SIGKILL that ended it was ours: nothing to report */
         if (grace) {
             for (int i = 0; i < 20 && r == 0; i++) { /* up to 100 ms to exit by itself */
                 r = waitpid(b->pid, &ws, WNOHANG);
@@ -227,6 +251,7 @@ static void stop(exec_bot *b, bool grace, char *why, size_t whylen)
         }
         kill(-b->pid, SIGKILL); /* its group: what it started goes with it */
         if (r == 0) {
+            ours = true;
             kill(b->pid, SIGKILL);
             while ((r = waitpid(b->pid, &ws, 0)) < 0 && errno == EINTR)
                 ;
@@ -234,7 +259,7 @@ static void stop(exec_bot *b, bool grace, char *why, size_t whylen)
         if (r == b->pid && why && whylen) {
             if (WIFEXITED(ws))
                 snprintf(why, whylen, "exited with status %d", WEXITSTATUS(ws));
-            else if (WIFSIGNALED(ws))
+            else if (WIFSIGNALED(ws) && !(ours && WTERMSIG(ws) == SIGKILL))
                 snprintf(why, whylen, "killed by signal %d (%s)", WTERMSIG(ws), strsignal(WTERMSIG(ws)));
         }
         drain_stderr(b, true); /* before pid is forgotten: its lines name it */
@@ -250,15 +275,25 @@ static void stop(exec_bot *b, bool grace, char *why, size_t whylen)
     b->hello_done = false;
 }
 
-/* The file of PROGRAM: as given when it has a '/', else the first executable along PATH. */
-static char *resolve(const char *prog, char **envp, const char *cwd)
+/* A path as the program sees it: relative ones from its working directory wd (absolute;
+ * NULL: the host's, the path kept as it is). */
+static char *from_wd(const char *wd, const char *path)
+{
+    return wd && !g_path_is_absolute(path) ? g_build_filename(wd, path, NULL) : g_strdup(path);
+}
+
+/* The file of PROGRAM: as given when it has a '/' (relative: from the program's working
+ * directory wd), else the first executable along PATH (a relative entry of PATH: from wd
+ * too, as it would be after the chdir). */
+static char *resolve(const char *prog, char **envp, const char *wd)
 {
     if (strchr(prog, '/')) {
         /* checked here, where the message can reach the config's error, not after fork */
-        char *full = cwd && !g_path_is_absolute(prog) ? g_build_filename(cwd, prog, NULL) : g_strdup(prog);
-        bool ok = access(full, X_OK) == 0 && !g_file_test(full, G_FILE_TEST_IS_DIR);
+        char *full = from_wd(wd, prog);
+        if (access(full, X_OK) == 0 && !g_file_test(full, G_FILE_TEST_IS_DIR))
+            return full;
         g_free(full);
-        return ok ? g_strdup(prog) : NULL;
+        return NULL;
     }
     const char *path = g_environ_getenv(envp, "PATH");
     if (!path)
@@ -266,7 +301,9 @@ static char *resolve(const char *prog, char **envp, const char *cwd)
     char **dirs = g_strsplit(path, ":", -1);
     char *found = NULL;
     for (char **d = dirs; *d && !found; d++) {
-        char *f = g_build_filename(**d ? *d : ".", prog, NULL);
+        char *dir = from_wd(wd, **d ? *d : ".");
+        char *f = g_build_filename(dir, prog, NULL);
+        g_free(dir);
         if (access(f, X_OK) == 0 && !g_file_test(f, G_FILE_TEST_IS_DIR))
             found = f;
         else
@@ -339,8 +376,8 @@ static int spawn(exec_bot *b, char *why, size_t whylen)
 #endif
             for (int fd = 3; fd < maxfd; fd++)
                 close(fd);
-        if (b->cwd && chdir(b->cwd) != 0)
-            child_fail("cwd", b->cwd);
+        if (b->wd && chdir(b->wd) != 0)
+            child_fail("cwd", b->wd);
         execve(b->path, b->argv, b->envp);
         child_fail("cannot run", b->path);
     }
@@ -358,6 +395,7 @@ static int spawn(exec_bot *b, char *why, size_t whylen)
         fcntl(b->errfd, F_SETFL, fcntl(b->errfd, F_GETFL) | O_NONBLOCK);
     b->rlen = 0;
     b->elen = 0;
+    b->last_err[0] = '\0';
     b->hello_done = false;
     b->started_ns = now_ns();
     return 0;
@@ -418,8 +456,12 @@ static int send_line(exec_bot *b, const char *text, uint64_t deadline, char *why
     return rc;
 }
 
+/* How read_line failed: the caller words a dead program and a slow one differently. */
+enum { RL_ERROR = -1, RL_TIMEOUT = -2, RL_CLOSED = -3 };
+
 /* Read one line (without '\n', NUL-terminated into *line, valid until the next read) by the
- * deadline. 0, or -1 with why: timeout, end of file, an overlong line, a read error. */
+ * deadline. 0, or with why: RL_TIMEOUT; RL_CLOSED (end of file, or the connection reset: the
+ * program exited, or closed its stdout); RL_ERROR (an overlong line, another read error). */
 static int read_line(exec_bot *b, uint64_t deadline, char **line, size_t *len, char *why, size_t whylen)
 {
     for (;;) {
@@ -435,18 +477,18 @@ static int read_line(exec_bot *b, uint64_t deadline, char **line, size_t *len, c
         }
         if (b->rlen > CB_JSON_MAX_LINE) {
             snprintf(why, whylen, "a line longer than %d bytes", CB_JSON_MAX_LINE);
-            return -1;
+            return RL_ERROR;
         }
         uint64_t t = now_ns();
         if (t >= deadline) {
             snprintf(why, whylen, "no answer in time");
-            return -1;
+            return RL_TIMEOUT;
         }
         struct pollfd p[2] = {{b->sock, POLLIN, 0}, {b->errfd, POLLIN, 0}};
         int pr = poll(p, b->errfd >= 0 ? 2 : 1, (int)((deadline - t + 999999u) / 1000000u));
         if (pr < 0 && errno != EINTR) {
             snprintf(why, whylen, "poll: %s", strerror(errno));
-            return -1;
+            return RL_ERROR;
         }
         if (b->errfd >= 0 && p[1].revents)
             drain_stderr(b, false);
@@ -459,16 +501,18 @@ static int read_line(exec_bot *b, uint64_t deadline, char **line, size_t *len, c
         }
         if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
             continue;
+        int e = errno;
         if (n == 0)
             snprintf(why, whylen, "the program closed its output (exited?)");
         else
-            snprintf(why, whylen, "reading from the program: %s", strerror(errno));
-        if (n < 0 && errno == EPERM && !b->warned_sandbox) {
+            snprintf(why, whylen, "reading from the program: %s", strerror(e));
+        if (n < 0 && e == EPERM && !b->warned_sandbox) {
             b->warned_sandbox = true;
             say(b, "the process sandbox (sandbox = on) forbids the exec strategy's I/O: set "
                    "sandbox = off for exec strategies");
         }
-        return -1;
+        /* a reset: it exited with our hello unread in its input */
+        return n == 0 || e == ECONNRESET ? RL_CLOSED : RL_ERROR;
     }
 }
 
@@ -503,7 +547,20 @@ static void discard_unasked(exec_bot *b)
     }
 }
 
-/* Wait for the hello answer of a started program until started + start_ms. */
+/* "the program exited with status 2 before answering hello", and the last line it wrote on
+ * stderr when it is known (stderr = prefix): a program that cannot start says why there —
+ * a missing script, a module not found, a bad option. */
+static void died_early(const exec_bot *b, const char *how, const char *before, char *why, size_t whylen)
+{
+    if (b->last_err[0])
+        snprintf(why, whylen, "the program %s before %s; the last line it wrote on stderr: %s", how,
+                 before, b->last_err);
+    else
+        snprintf(why, whylen, "the program %s before %s", how, before);
+}
+
+/* Wait for the hello answer of a started program until started + start_ms. What happened
+ * comes first: a program that died at once is no timeout, however long start_ms is. */
 static int await_hello(exec_bot *b, char *why, size_t whylen)
 {
     if (b->hello_done)
@@ -512,10 +569,20 @@ static int await_hello(exec_bot *b, char *why, size_t whylen)
     char *line;
     size_t len;
     char sub[200];
-    if (read_line(b, deadline, &line, &len, sub, sizeof sub) != 0) {
+    int rc = read_line(b, deadline, &line, &len, sub, sizeof sub);
+    if (rc != 0) {
         char how[96];
-        stop(b, false, how, sizeof how);
-        snprintf(why, whylen, "no hello answer within start_ms = %u: %s%s%s", b->start_ms, sub, how[0] ? "; it " : "", how);
+        /* its output closed: it is exiting, let it finish (100 ms) so its status is its own */
+        stop(b, rc == RL_CLOSED, how, sizeof how);
+        if (rc == RL_TIMEOUT)
+            snprintf(why, whylen, "no hello answer within start_ms = %u ms (the program %s)", b->start_ms,
+                     how[0] ? how : "was still running: stopped");
+        else if (how[0])
+            died_early(b, how, "answering hello", why, whylen);
+        else if (rc == RL_CLOSED)
+            snprintf(why, whylen, "the program closed its output before answering hello (stopped)");
+        else
+            snprintf(why, whylen, "reading its hello answer: %s (stopped)", sub);
         return -1;
     }
     char name[48], version[32], perr[256];
@@ -545,7 +612,7 @@ static int start(exec_bot *b, char *why, size_t whylen)
         char how[96];
         stop(b, true, how, sizeof how);
         if (how[0])
-            snprintf(why, whylen, "the program %s before reading hello", how);
+            died_early(b, how, "reading hello", why, whylen);
         return -1;
     }
     return 0;
@@ -578,7 +645,7 @@ static void exec_destroy(void *inst)
     g_strfreev(b->argv);
     g_strfreev(b->envp);
     g_free(b->path);
-    g_free(b->cwd);
+    g_free(b->wd);
     g_free(b->err_path);
     g_free(b->rbuf);
     g_free(b);
@@ -592,7 +659,7 @@ static void *exec_create(const cb_param *params, int nparams, char *err, size_t 
     b->log = true;
     b->envp = g_get_environ();
     b->rbuf = g_malloc(CB_JSON_MAX_LINE + 2);
-    const char *command = NULL;
+    const char *command = NULL, *cwd = NULL, *config_dir = NULL;
     for (int i = 0; i < nparams; i++) {
         const char *k = params[i].key ? params[i].key : "";
         const char *v = params[i].value ? params[i].value : "";
@@ -607,12 +674,19 @@ static void *exec_create(const cb_param *params, int nparams, char *err, size_t 
                 goto fail;
             }
         } else if (strcmp(k, "cwd") == 0) {
-            if (!*v || !g_file_test(v, G_FILE_TEST_IS_DIR)) {
-                set_err(err, errlen, "exec: cwd: '%s' is not a directory", v);
+            if (!*v) {
+                set_err(err, errlen, "exec: cwd: empty (a directory; relative: to the config file's)");
                 goto fail;
             }
-            g_free(b->cwd);
-            b->cwd = g_strdup(v);
+            cwd = v; /* checked below: config_dir, which it may be relative to, comes last */
+        } else if (strcmp(k, "config_dir") == 0) {
+            /* the host's (the cardbot shim passes it after the config's own keys) */
+            if (config_dir) {
+                set_err(err, errlen, "exec: config_dir: given twice; the shim sets it to the config "
+                        "file's directory: do not write it in the config (cwd sets the program's)");
+                goto fail;
+            }
+            config_dir = v;
         } else if (strcmp(k, "env") == 0) {
             char **kv = NULL;
             if (*v && !g_shell_parse_argv(v, NULL, &kv, &e)) {
@@ -669,14 +743,44 @@ static void *exec_create(const cb_param *params, int nparams, char *err, size_t 
             goto fail;
         }
     }
+    /* the one rule for relative paths: from the config file's directory (config_dir), as the
+     * shim's plugin_dir; cwd, when given, moves the program (and what it opens) elsewhere */
+    if (config_dir && !*config_dir)
+        config_dir = NULL;
+    if (cwd || config_dir) {
+        /* absolute: the child's chdir and its execve of b->path must agree */
+        char *base = config_dir ? g_canonicalize_filename(config_dir, NULL) : NULL;
+        b->wd = g_canonicalize_filename(cwd ? cwd : config_dir, base);
+        g_free(base);
+        if (!g_file_test(b->wd, G_FILE_TEST_IS_DIR)) {
+            if (!cwd)
+                set_err(err, errlen, "exec: config_dir: '%s' is not a directory", config_dir);
+            else if (g_path_is_absolute(cwd) || !config_dir)
+                set_err(err, errlen, "exec: cwd: '%s' is not a directory", cwd);
+            else
+                set_err(err, errlen, "exec: cwd: '%s' is not a directory (%s: relative paths are the "
+                        "config file's directory's)", cwd, b->wd);
+            goto fail;
+        }
+    }
+    if (b->err_mode == ERR_FILE && config_dir && !g_path_is_absolute(b->err_path)) {
+        char *f = g_build_filename(config_dir, b->err_path, NULL);
+        g_free(b->err_path);
+        b->err_path = f;
+    }
     if (!command || !b->argv || !b->argv[0]) {
         set_err(err, errlen, "exec: command: missing (the program to run, e.g. command = python3 bot.py)");
         goto fail;
     }
-    b->path = resolve(b->argv[0], b->envp, b->cwd);
+    b->path = resolve(b->argv[0], b->envp, b->wd);
     if (!b->path) {
-        set_err(err, errlen, strchr(b->argv[0], '/') ? "exec: command: '%s' is not an executable file"
-                                                     : "exec: command: '%s' not found along PATH", b->argv[0]);
+        if (!strchr(b->argv[0], '/'))
+            set_err(err, errlen, "exec: command: '%s' not found along PATH", b->argv[0]);
+        else if (b->wd && !g_path_is_absolute(b->argv[0]))
+            set_err(err, errlen, "exec: command: '%s' is not an executable file (relative to %s, the "
+                    "program's working directory)", b->argv[0], b->wd);
+        else
+            set_err(err, errlen, "exec: command: '%s' is not an executable file", b->argv[0]);
         goto fail;
     }
     char *base = g_path_get_basename(b->argv[0]);

@@ -142,8 +142,11 @@ $(SHIM_LIB): $(SHIM_SO)
 # those table objects (and the table printer) themselves, not the plugins
 CLI_TABLE_OBJ := $(addprefix $(B)/plugin/,common/params.o ismcts/params.o heuristic/params.o pimc/params.o \
                    rulebot/params.o)
-$(CLI_BIN): $(CLI_OBJ) $(CLI_TABLE_OBJ) $(SHIM_LIB) $(CORE_LIB)
-	$(CC) -o $@ $(CLI_OBJ) $(CLI_TABLE_OBJ) -L$(B) -lcardbot-shim $(CORE_LINK) -Wl,-rpath,'$$ORIGIN:$$ORIGIN/../lib' \
+# It reads its configs' values by the shim's rule (host-shim/conf_value.h): that object is
+# linked in too, as the shim library exports only shim.h
+CLI_CONF_OBJ := $(B)/host-shim/conf_value.o
+$(CLI_BIN): $(CLI_OBJ) $(CLI_TABLE_OBJ) $(CLI_CONF_OBJ) $(SHIM_LIB) $(CORE_LIB)
+	$(CC) -o $@ $(CLI_OBJ) $(CLI_TABLE_OBJ) $(CLI_CONF_OBJ) -L$(B) -lcardbot-shim $(CORE_LINK) -Wl,-rpath,'$$ORIGIN:$$ORIGIN/../lib' \
 	  $(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
 
 # Keep intermediate objects (plugin and test-support .o) so a rebuild reuses them.

@@ -19,16 +19,18 @@
  *                     the config file's directory: shim_int.h, SHIM_CONFIG_DIR_PARAM)
  *   [seats]           0 / 1 / 2 = strategy name: required, every seat named
  *   [table.ID]        0 / 1 / 2 = strategy name for table ID (other seats: [seats])
- *   [match]           free keys for the console host (read with cb_shim_get)
+ *   [match]           the console host's keys (it checks them: host-shim/console/cli_common.c;
+ *                     other hosts read theirs with cb_shim_get)
  *
  * Every message names the file, the group and the key: "FILE: [GROUP] KEY: what is wrong";
  * and the line, "FILE:LINE: [GROUP] KEY: ...", where the fault is one of the text itself: a
  * line GKeyFile refuses (with the group it is in), a value it cannot read, a group or a key
  * written twice. The line is GKeyFile's answer too, not a second parser's (parse_error).
  *
- * Values are read in one place, conf_value: trailing blanks (spaces, tabs) are dropped, as
- * GKeyFile drops leading ones ("0 = bomber " names bomber); a blank wanted at the end is
- * written \s or \t.
+ * Values are read by one rule, cb_conf_value (conf_value.h; the console's readers of the same
+ * file use it too): trailing blanks (spaces, tabs) are dropped, as GKeyFile drops leading
+ * ones ("0 = bomber " names bomber); a blank wanted at the end is written \s or \t. The text
+ * is loaded with CB_CONF_KEYFILE_FLAGS, so a translated key is a key whatever the locale.
  *
  * Strict by design: what GKeyFile or a loose reading would accept silently is refused, each
  * with its own message, because a config that quietly means something else than it says
@@ -63,6 +65,7 @@
  * bytes, under a name of their own when the old object still holds the path's (shim_loader.c)
  * — so a reload deploys a rebuilt plugin, and an untouched one keeps its code and state.
  */
+#include "conf_value.h"
 #include "shim_int.h"
 #include "shim_path.h"
 #include "shim_process.h"
@@ -172,51 +175,13 @@ static int find_strategy(const shim_conf *c, const char *name)
     return -1;
 }
 
-/* The one place the shim reads a value of the config: every key of every group it
- * interprets (get_str below: [shim], [game], [rules], the strategies' parameters handed to
- * the plugins, [seats], [table.ID]) and the [match] keys hosts read (load_kv, cb_shim_get).
- *
- * GKeyFile's escapes applied, then the blanks (spaces, tabs) written at the end of the line
- * dropped. GKeyFile drops a value's leading blanks but keeps its trailing ones, so
- * "0 = bomber " would name a strategy 'bomber ' that nobody can see in the file; no value of
- * ours or of a plugin means anything by them. Only blanks written as such go: a value that
- * really ends in a blank writes it as \s or \t, which survives (counted on the raw value,
- * where an escaped blank still is a backslash and a letter).
- *
- * A value GKeyFile cannot read (not UTF-8; a bad escape such as \x, for which
- * g_key_file_get_string returns the raw text and an error) is NULL with the error: never
- * taken as written. */
-static char *conf_value(GKeyFile *kf, const char *group, const char *key, GError **error)
-{
-    char *raw = g_key_file_get_value(kf, group, key, error);
-    if (!raw)
-        return NULL;
-    size_t blanks = 0, rlen = strlen(raw);
-    while (blanks < rlen && (raw[rlen - 1 - blanks] == ' ' || raw[rlen - 1 - blanks] == '\t'))
-        blanks++;
-    g_free(raw);
-    GError *ge = NULL;
-    char *v = g_key_file_get_string(kf, group, key, &ge);
-    if (ge) {
-        g_free(v);
-        g_propagate_error(error, ge);
-        return NULL;
-    }
-    if (v) {
-        /* the literal blanks at the end of the raw text are the last ones of the value */
-        size_t n = strlen(v);
-        v[n - MIN(blanks, n)] = '\0';
-    }
-    return v;
-}
-
-/* A string value as conf_value reads it; NULL (and a message) when unreadable. (parse_conf
+/* A string value as cb_conf_value reads it; NULL (and a message) when unreadable. (parse_conf
  * has read every value once already, with the line in its message: this is the backstop.) */
 static char *get_str(GKeyFile *kf, const shim_conf *c, const char *group, const char *key,
                      char *err, size_t errlen)
 {
     GError *ge = NULL;
-    char *v = conf_value(kf, group, key, &ge);
+    char *v = cb_conf_value(kf, group, key, &ge);
     if (!v) {
         conf_err(err, errlen, c->file, group, key, "%s", ge ? ge->message : "unreadable value");
         g_clear_error(&ge);
@@ -589,7 +554,7 @@ static void load_kv(GKeyFile *kf, shim_conf *c)
         gsize nk = 0;
         char **keys = g_key_file_get_keys(kf, groups[i], &nk, NULL);
         for (gsize j = 0; keys && j < nk; j++) {
-            char *v = conf_value(kf, groups[i], keys[j], NULL);
+            char *v = cb_conf_value(kf, groups[i], keys[j], NULL);
             if (v)
                 g_hash_table_replace(c->kv, g_strconcat(groups[i], "\x1f", keys[j], NULL), v);
         }
@@ -809,7 +774,7 @@ static gsize lines_len(const char *data, gsize len, int n)
 static bool prefix_has(const char *data, gsize len, int n, prefix_test test, const void *arg)
 {
     GKeyFile *kf = g_key_file_new();
-    bool loaded = g_key_file_load_from_data(kf, data, lines_len(data, len, n), G_KEY_FILE_NONE, NULL);
+    bool loaded = g_key_file_load_from_data(kf, data, lines_len(data, len, n), CB_CONF_KEYFILE_FLAGS, NULL);
     bool res = test(kf, loaded, arg);
     g_key_file_free(kf);
     return res;
@@ -881,7 +846,7 @@ static char *group_of_line(const char *data, gsize len, int line)
     g_string_append(text, probe);
     GKeyFile *kf = g_key_file_new();
     char *found = NULL;
-    if (g_key_file_load_from_data(kf, text->str, text->len, G_KEY_FILE_NONE, NULL)) {
+    if (g_key_file_load_from_data(kf, text->str, text->len, CB_CONF_KEYFILE_FLAGS, NULL)) {
         gsize ng = 0;
         char **groups = g_key_file_get_groups(kf, &ng);
         for (gsize i = 0; i < ng && !found; i++) {
@@ -946,7 +911,7 @@ static int check_groups_once(const char *data, gsize len, const char *file, char
  *    later one, so `plugin =` twice would load one plugin while the file shows two. Its key
  *    list (g_key_file_get_keys) does hold a key once per line, which is what tells. A
  *    translated key (key[zh]) is a key of its own name, as GKeyFile treats it.
- *  - a value read once, as the shim reads it (conf_value), so that one GKeyFile cannot read —
+ *  - a value read once, as the shim reads it (cb_conf_value), so that one GKeyFile cannot read —
  *    not UTF-8, a bad escape — is refused with its line, in any group: [match] too, whose keys
  *    a host reads later through cb_shim_get and would otherwise find missing without a word. */
 static int check_keys(GKeyFile *kf, const char *data, gsize len, const char *file, char *err, size_t errlen)
@@ -969,7 +934,7 @@ static int check_keys(GKeyFile *kf, const char *data, gsize len, const char *fil
                 break;
             }
             GError *ge = NULL;
-            char *v = conf_value(kf, groups[i], keys[j], &ge);
+            char *v = cb_conf_value(kf, groups[i], keys[j], &ge);
             if (!v) {
                 conf_err_at(err, errlen, file, line_of_key(data, len, groups[i], keys[j], 1),
                             groups[i], keys[j], "%s", ge ? ge->message : "unreadable value");
@@ -1016,7 +981,7 @@ static GKeyFile *parse_conf(const char *path, char *err, size_t errlen)
         for (const char *p = data; p < nul; p++)
             line += *p == '\n';
         conf_err(err, errlen, path, NULL, NULL, "a NUL byte on line %d: a config is text", line);
-    } else if (!g_key_file_load_from_data(kf, data, len, G_KEY_FILE_NONE, &ge)) {
+    } else if (!g_key_file_load_from_data(kf, data, len, CB_CONF_KEYFILE_FLAGS, &ge)) {
         parse_error(data, len, path, ge, err, errlen);
         g_clear_error(&ge);
     } else if (check_groups_once(data, len, path, err, errlen) == 0 &&

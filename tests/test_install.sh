@@ -75,7 +75,8 @@ layout() {
              include/cardbot/cards.h include/cardbot/rules.h include/cardbot/game.h \
              include/cardbot/bot.h include/cardbot/shim.h lib/pkgconfig/cardbot.pc \
              lib/pkgconfig/cardbot-plugin.pc share/cardbot/config/pdk16.ini share/cardbot/config/ddz.ini \
-             lib/cardbot/plugins/exec.so share/cardbot/config/exec-python.ini \
+             lib/cardbot/plugins/exec.so lib/cardbot/plugins/rulebot.so lib/cardbot/plugins/pimc.so \
+             include/cardbot/json.h share/cardbot/config/exec-python.ini \
              share/cardbot/examples/python-bot/bot.py share/cardbot/examples/python-bot/README.md; do
         [ -f "$STAGE/usr/$f" ] || { echo "missing usr/$f"; return 1; }
     done

@@ -547,14 +547,57 @@ static void test_match_group(void **s)
         g_free(want);
         g_free(cfg);
     }
-    /* both keys, read */
-    char *cfg = config_named("group.ini", "pdk16", "[match]\ngames = 4\nseed = 9\n");
+    /* both keys, read; trailing blanks are not part of a value here either, as the shim reads
+     * values (host-shim/conf_value.h) */
+    const char *good[] = {"[match]\ngames = 4\nseed = 9\n", "[match]\ngames = 4 \nseed = 9\t\n"};
+    for (size_t i = 0; i < G_N_ELEMENTS(good); i++) {
+        char *cfg = config_named("group.ini", "pdk16", good[i]);
+        char *out, *err;
+        assert_int_equal(cbt_cardbot(&out, &err, "match", "--config", cfg, "--quiet", "--progress", "0", NULL), 0);
+        assert_non_null(strstr(out, ", rules pdk16, 4 games, seed 9\n"));
+        g_free(out);
+        g_free(err);
+        g_free(cfg);
+    }
+}
+
+/* The replay header records the config as the shim read it: with trailing blanks after the
+ * rules' name, a [rules] flag and a strategy's parameter, the header still has the rules'
+ * flags and the parameter without its blanks (the strategies "as the plugin's create()
+ * receives them"); a translated key is a key of its own whatever the locale. */
+static void test_replay_header_values(void **s)
+{
+    (void)s;
+    char *cfg = config_named("blanks.ini", "pdk16 \t",
+                             "[rules]\nmust_beat = false \n[strategy.x]\nplugin = heuristic\nlevel = 5 \n");
+    char *replay = cbt_tmp_path("cbmatchcli", "blanks.jsonl");
     char *out, *err;
-    assert_int_equal(cbt_cardbot(&out, &err, "match", "--config", cfg, "--quiet", "--progress", "0", NULL), 0);
-    assert_non_null(strstr(out, ", rules pdk16, 4 games, seed 9\n"));
+    assert_int_equal(cbt_cardbot(&out, &err, "match", "--config", cfg, "--games", "1", "--seed", "3", "--replay",
+                                 replay, "--quiet", "--progress", "0", NULL),
+                     0);
+    g_free(out);
+    g_free(err);
+    char *text = NULL;
+    assert_true(g_file_get_contents(replay, &text, NULL, NULL));
+    char *nl = strchr(text, '\n');
+    assert_non_null(nl);
+    *nl = '\0'; /* the header line */
+    assert_non_null(strstr(text, "\"preset\":\"pdk16\""));
+    assert_non_null(strstr(text, "\"must_beat\":false"));
+    assert_non_null(strstr(text, "\"x\":{\"plugin\":\"heuristic\",\"level\":\"5\"}"));
+    g_free(text);
+    g_free(cfg);
+    /* level[zh]: kept by GKeyFile only under a zh locale without KEEP_TRANSLATIONS; a key of
+     * its own (here: one the heuristic refuses) in every locale with it */
+    cfg = config_named("zh.ini", "pdk16", "[strategy.x]\nplugin = heuristic\nlevel[zh] = 2\n");
+    assert_int_equal(cbt_cardbot(&out, &err, "match", "--config", cfg, "--games", "1", "--seed", "3", "--quiet",
+                                 "--progress", "0", NULL),
+                     2);
+    assert_non_null(strstr(err, "level[zh]"));
     g_free(out);
     g_free(err);
     g_free(cfg);
+    g_free(replay);
 }
 
 /* Each option out of range says which one and its range; --landlord tells a seat that does
@@ -610,6 +653,15 @@ static void test_output_files(void **s)
     want = g_strdup_printf("cardbot match: --replay %s: the same file as --results %s\n", y, via);
     REFUSED(want, "match", "--config", cfg, "--games", "6", "--results", via, "--replay", y);
     g_free(want);
+    /* a symlink to an output not written yet: writing through it makes that file */
+    char *dangling = cbt_tmp_path("cbmatchcli", "dangling.jsonl"), *absent = cbt_tmp_path("cbmatchcli", "absent.jsonl");
+    assert_int_equal(symlink("absent.jsonl", dangling), 0);
+    want = g_strdup_printf("cardbot match: --replay %s: the same file as --results %s\n", dangling, absent);
+    REFUSED(want, "match", "--config", cfg, "--games", "6", "--results", absent, "--replay", dangling);
+    assert_false(g_file_test(absent, G_FILE_TEST_EXISTS));
+    g_free(want);
+    g_free(dangling);
+    g_free(absent);
     /* a deals file: not written over, under its name or a hard link's */
     char *deals = cbt_tmp_path("cbmatchcli", "in.deals"), *hard = cbt_tmp_path("cbmatchcli", "hard.deals");
     char *out, *err;
@@ -717,6 +769,7 @@ int main(void)
         cmocka_unit_test(test_results_whole),
         cmocka_unit_test(test_help_strategy),
         cmocka_unit_test(test_match_group),
+        cmocka_unit_test(test_replay_header_values),
         cmocka_unit_test(test_option_ranges),
         cmocka_unit_test(test_output_files),
         cmocka_unit_test(test_win_interval_zero),

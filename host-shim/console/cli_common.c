@@ -9,6 +9,7 @@
 
 #include <glib/gstdio.h>
 
+#include "../conf_value.h"
 #include "cli.h"
 
 /* Named in the message for an unknown --rules; only those the core accepts are listed. */
@@ -243,10 +244,10 @@ static int match_number(const char *cmd, const char *config, GKeyFile *kf, const
                         gint64 *out)
 {
     GError *e = NULL;
-    char *s = g_key_file_get_string(kf, "match", key, &e);
+    char *s = cb_conf_value(kf, "match", key, &e); /* as the shim reads values: conf_value.h */
     if (!s) {
-        cb_cli_error(cmd, "%s: [match] %s: %s", config, key, e->message);
-        g_error_free(e);
+        cb_cli_error(cmd, "%s: [match] %s: %s", config, key, e ? e->message : "unreadable value");
+        g_clear_error(&e);
         return CB_CLI_EXIT_USAGE;
     }
     char *end, shown[48];
@@ -276,8 +277,9 @@ int cb_cli_match_conf_read(const char *cmd, const char *config, cb_cli_match_con
     out->games = out->seed = G_MININT64;
     GKeyFile *kf = g_key_file_new();
     GError *e = NULL;
-    /* translations kept: games[zh] is never read either, so it is refused like any other key */
-    if (!g_key_file_load_from_file(kf, config, G_KEY_FILE_KEEP_TRANSLATIONS, &e)) {
+    /* as the shim loads it (translations kept: games[zh] is never read either, so it is
+     * refused like any other key) */
+    if (!g_key_file_load_from_file(kf, config, CB_CONF_KEYFILE_FLAGS, &e)) {
         cb_cli_error(cmd, "%s: %s", config, e->message); /* only when it changed since the shim read it */
         g_error_free(e);
         g_key_file_free(kf);
@@ -304,15 +306,33 @@ int cb_cli_match_conf_read(const char *cmd, const char *config, cb_cli_match_con
 }
 
 /* The path with its directory resolved (symlinks, "..", relative to the working directory)
- * and its last component as written: a file that does not exist yet has one name too. */
+ * and its last component as written: a file that does not exist yet has one name too. A
+ * symlink to a file not there yet (stat fails, so no inode to compare) is its target: writing
+ * through it creates the target. */
 static char *canonical_path(const char *path)
 {
+    char *target = NULL;
+    GStatBuf st;
+    if (g_lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && g_stat(path, &st) != 0) {
+        char *link = g_file_read_link(path, NULL);
+        if (link && !g_path_is_absolute(link)) {
+            char *d = g_path_get_dirname(path);
+            target = g_build_filename(d, link, NULL);
+            g_free(d);
+            g_free(link);
+        } else {
+            target = link;
+        }
+        if (target)
+            path = target;
+    }
     char *dir = g_path_get_dirname(path), *base = g_path_get_basename(path);
     char *real = realpath(dir, NULL);
     char *full = real ? g_build_filename(real, base, NULL) : g_canonicalize_filename(path, NULL);
     free(real);
     g_free(dir);
     g_free(base);
+    g_free(target);
     return full;
 }
 

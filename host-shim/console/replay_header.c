@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../conf_value.h"
 #include "cardbot/game.h"
 #include "match.h"
 #include "match_json.h"
@@ -45,7 +46,7 @@ static GKeyFile *same_config(const cb_match_info *m)
         return NULL;
     char *sum = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
     GKeyFile *kf = g_key_file_new();
-    if (strcmp(sum, m->config_sha256) != 0 || !g_key_file_load_from_data(kf, text, len, G_KEY_FILE_NONE, NULL)) {
+    if (strcmp(sum, m->config_sha256) != 0 || !g_key_file_load_from_data(kf, text, len, CB_CONF_KEYFILE_FLAGS, NULL)) {
         g_key_file_free(kf);
         kf = NULL;
     }
@@ -57,13 +58,13 @@ static GKeyFile *same_config(const cb_match_info *m)
 /* The rules a config sets up, as the shim builds them: [game] rules, then each [rules] key. */
 static bool config_rules(GKeyFile *kf, const char *preset, cb_rules *r)
 {
-    char *name = g_key_file_get_string(kf, "game", "rules", NULL);
+    char *name = cb_conf_value(kf, "game", "rules", NULL);
     bool ok = name && !strcmp(name, preset) && cb_rules_preset(name, r) == 0;
     g_free(name);
     gsize n = 0;
     char **keys = ok ? g_key_file_get_keys(kf, "rules", &n, NULL) : NULL;
     for (gsize i = 0; ok && keys && i < n; i++) {
-        char *v = g_key_file_get_string(kf, "rules", keys[i], NULL);
+        char *v = cb_conf_value(kf, "rules", keys[i], NULL);
         char err[200];
         ok = v && cb_rules_set(r, keys[i], v, err, sizeof err) == 0;
         g_free(v);
@@ -73,7 +74,8 @@ static bool config_rules(GKeyFile *kf, const char *preset, cb_rules *r)
 }
 
 /* "strategies": {"NAME": {"plugin": "heuristic", "level": "6", ...}, ...} in the file's order;
- * values are the config's text (escapes applied), as the plugin's create() receives them. */
+ * values are the config's text as the shim reads it (conf_value.h), as the plugin's create()
+ * receives them. */
 static void add_strategies(JsonBuilder *b, GKeyFile *kf)
 {
     json_builder_set_member_name(b, "strategies");
@@ -90,7 +92,7 @@ static void add_strategies(JsonBuilder *b, GKeyFile *kf)
         json_builder_begin_object(b);
         char **keys = g_key_file_get_keys(kf, *g, NULL, NULL);
         for (char **k = keys; k && *k; k++) {
-            char *v = g_key_file_get_string(kf, *g, *k, NULL);
+            char *v = cb_conf_value(kf, *g, *k, NULL);
             cb_match_json_str(b, *k, v ? v : "");
             g_free(v);
         }

@@ -145,7 +145,9 @@ typedef struct cb_bot {
     const char *name;
     const char *version;
     /* Create an instance from the config's key/value parameters; unknown keys or bad values
-     * -> NULL with a message naming the key in err. */
+     * -> NULL with a message naming the key in err. (The cardbot shim adds one parameter of
+     * its own, config_dir = the config file's directory, for the plugin named "exec" only:
+     * relative paths there are the config's. Other plugins get exactly the config's keys.) */
     void *(*create)(const cb_param *params, int nparams, char *err, size_t errlen);
     void (*destroy)(void *instance);
     /* Fill out; return 0, or nonzero on failure (the shim falls back). */

@@ -504,6 +504,8 @@ static int read_line(exec_bot *b, uint64_t deadline, char **line, size_t *len, c
         int e = errno;
         if (n == 0)
             snprintf(why, whylen, "the program closed its output (exited?)");
+        else if (e == ECONNRESET) /* closed too, with our request unread: which one the host meets is a race */
+            snprintf(why, whylen, "the program closed its output, our request unread (exited?)");
         else
             snprintf(why, whylen, "reading from the program: %s", strerror(e));
         if (n < 0 && e == EPERM && !b->warned_sandbox) {

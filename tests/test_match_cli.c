@@ -759,6 +759,60 @@ static void test_win_interval_zero(void **s)
     g_free(plugins);
 }
 
+/* The role columns: PDK's 包庄 columns only under rules with 包庄, DDZ's bidding columns always;
+ * a rate of no attempts (a seat that never declares, never becomes landlord) is "-", not 0.0%;
+ * no line of the table ends in blanks. "lowest" bids its "bid" parameter: 0, never. */
+static void test_role_columns(void **s)
+{
+    (void)s;
+    char *plugins = g_strdup_printf("%s/tests/plugins", cbt_build_dir());
+    char *abs = g_canonicalize_filename(plugins, NULL);
+    const char *cases[][4] = {
+        /* rules, [rules] lines, what the header line and low's line end with */
+        {"pdk16", "", "Bao% BaoWin%", " 0.0%       -"},
+        {"pdk16", "[rules]\nbao = false\n", "Pts/game 95% CI", "]"},
+        {"ddz", "", "Bid%     LL%   LLwin%", " 0.0%    0.0%        -"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char *extra = g_strdup_printf("%s[shim]\nplugin_dir = %s\n[strategy.low]\nplugin = lowest\n[table.low]\n"
+                                      "0 = low\n1 = strong\n2 = strong\n",
+                                      cases[c][1], abs);
+        char *name = g_strdup_printf("roles%zu.ini", c);
+        char *cfg = config_named(name, cases[c][0], extra);
+        char *out, *err;
+        assert_int_equal(cbt_cardbot(&out, &err, "match", "--config", cfg, "--table", "low", "--games", "6", "--seed",
+                                     "3", "--quiet", "--progress", "0", NULL),
+                         0);
+        char **lines = g_strsplit(out, "\n", -1);
+        const char *header = NULL, *low = NULL;
+        bool blanks = false;
+        for (char **l = lines; *l; l++) {
+            size_t n = strlen(*l);
+            if (g_str_has_prefix(*l, "Strategy "))
+                header = *l;
+            else if (g_str_has_prefix(*l, "low "))
+                low = *l;
+            else
+                continue;
+            blanks |= n && (*l)[n - 1] == ' ';
+        }
+        bool ok = header && low && !blanks && g_str_has_suffix(header, cases[c][2]) &&
+                  g_str_has_suffix(low, cases[c][3]) && (c != 1 || !strstr(header, "Bao"));
+        if (!ok) {
+            print_error("case %zu stdout:\n%s", c, out);
+            fail();
+        }
+        g_strfreev(lines);
+        g_free(out);
+        g_free(err);
+        g_free(cfg);
+        g_free(name);
+        g_free(extra);
+    }
+    g_free(abs);
+    g_free(plugins);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -773,6 +827,7 @@ int main(void)
         cmocka_unit_test(test_option_ranges),
         cmocka_unit_test(test_output_files),
         cmocka_unit_test(test_win_interval_zero),
+        cmocka_unit_test(test_role_columns),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     cbt_tmp_remove();

@@ -167,23 +167,34 @@ void cb_match_stats_print(cb_match_stats *st, FILE *f, double seconds)
     int na = st->na;
     long n = st->games, errors = st->errors;
     bool ddz = r->game == CB_GAME_DDZ;
-    fprintf(f, "%-16s %7s %7s %-17s %9s %-19s %7s %7s %8s\n", "Strategy", "Games", "Win%", "95% CI",
-            "Pts/game", "95% CI", ddz ? "Bid%" : "Bao%", ddz ? "LL%" : "BaoWin%", ddz ? "LLwin%" : "");
+    /* The role columns: DDZ's bidding always; PDK's 包庄 only under rules that have it (with bao
+     * off every figure would be a meaningless 0). A rate whose denominator is 0 (no declaration,
+     * never landlord) prints "-", not 0.0%: nothing was tried, nothing was lost. */
+    bool bao = !ddz && r->bao;
+    /* the last column is padded only when role columns follow it: no trailing blanks */
+    int pw = ddz || bao ? 19 : 0;
+    fprintf(f, "%-16s %7s %7s %-17s %9s %-*s", "Strategy", "Games", "Win%", "95% CI", "Pts/game", pw, "95% CI");
+    if (ddz)
+        fprintf(f, " %7s %7s %8s", "Bid%", "LL%", "LLwin%");
+    else if (bao)
+        fprintf(f, " %7s %7s", "Bao%", "BaoWin%");
+    fputc('\n', f);
     for (int k = 0; k < na; k++) {
         agg *x = &a[k];
         cb_match_row w;
         row_of(x, &w);
         double nn = (double)x->n;
-        char ci[40], pci[40];
+        char ci[40], pci[40], rolewin[16] = "-";
         snprintf(ci, sizeof ci, "[%.1f%%, %.1f%%]", 100 * w.win_lo, 100 * w.win_hi);
         snprintf(pci, sizeof pci, "[%+.2f, %+.2f]", w.pts_lo, w.pts_hi);
+        if (x->roles)
+            snprintf(rolewin, sizeof rolewin, "%.1f%%", 100.0 * x->role_wins / x->roles);
+        fprintf(f, "%-16s %7ld %6.1f%% %-17s %+9.2f %-*s", x->name, x->n, 100 * w.win, ci, w.pts, pw, pci);
         if (ddz)
-            fprintf(f, "%-16s %7ld %6.1f%% %-17s %+9.2f %-19s %6.1f%% %6.1f%% %7.1f%%\n", x->name, x->n, 100 * w.win,
-                    ci, w.pts, pci, 100.0 * x->bids_any / nn, 100.0 * x->roles / nn,
-                    x->roles ? 100.0 * x->role_wins / x->roles : 0.0);
-        else
-            fprintf(f, "%-16s %7ld %6.1f%% %-17s %+9.2f %-19s %6.1f%% %6.1f%%\n", x->name, x->n, 100 * w.win, ci,
-                    w.pts, pci, 100.0 * x->roles / nn, x->roles ? 100.0 * x->role_wins / x->roles : 0.0);
+            fprintf(f, " %6.1f%% %6.1f%% %8s", 100.0 * x->bids_any / nn, 100.0 * x->roles / nn, rolewin);
+        else if (bao)
+            fprintf(f, " %6.1f%% %7s", 100.0 * x->roles / nn, rolewin);
+        fputc('\n', f);
     }
     for (int k = 0; k < na; k++) {
         agg *x = &a[k];

@@ -8,6 +8,8 @@
 #  - the same seed prints the same bytes at -j 1 and -j 2 (but the timing lines); every game
 #    has one result line, numbered over the whole tournament;
 #  - a gauntlet plays only its strategy's pairings; --strategies picks a subset;
+#  - --progress: plain lines on stderr (every N games, default a tenth of the run, 0 none),
+#    stdout unchanged;
 #  - --report writes a page naming every strategy; a DDZ run with --landlord;
 #  - SIGINT / SIGTERM in the middle: the tables of the finished games, exit status 128 + signal;
 #  - bad input: one line on stderr and exit 2 (unknown --gauntlet name, fewer than 2
@@ -168,6 +170,22 @@ run "$tmp/gsub" --gauntlet L3 --strategies L1,low --games 6 --seed 3 --quiet
 [ "$rc" -eq 0 ] && [ "$(grep -c '^Pair L3 vs ' "$tmp/gsub")" -eq 2 ]
 is "--gauntlet L3 --strategies L1,low: L3 plays both ($rc)" $?
 
+# ---- progress on stderr ----------------------------------------------------------------------
+# stderr is a file here, so plain lines: --progress 6 one every 6 games of all the pairings'
+# (4 x 3 / 2 pairings of 6 games: 36), each with the running win shares; stdout as without.
+run "$tmp/p6" --round-robin --games 6 --seed 3 --quiet --progress 6
+[ "$rc" -eq 0 ] && [ "$(grep -c '^progress [0-9]*/36 games: ' "$tmp/p6.err")" -eq 6 ] &&
+    grep -q '^progress 36/36 games: .*L6 win [0-9.]*% \[' "$tmp/p6.err" && ! grep -q '^progress' "$tmp/p6"
+is "--progress 6: six lines on stderr over 36 games, with each strategy's win share ($rc)" $?
+run "$tmp/p0" --round-robin --games 6 --seed 3 --quiet --progress 0
+grep -v '^timing' "$tmp/p0" >"$tmp/p0.t"
+grep -v '^timing' "$tmp/p6" >"$tmp/p6.t"
+[ "$rc" -eq 0 ] && [ ! -s "$tmp/p0.err" ] && cmp -s "$tmp/p0.t" "$tmp/p6.t"
+is "--progress 0: nothing on stderr; stdout the same as with progress ($rc)" $?
+run "$tmp/pd" --round-robin --games 6 --seed 3 --quiet
+[ "$rc" -eq 0 ] && [ "$(grep -c '^progress [0-9]*/36 games: ' "$tmp/pd.err")" -ge 10 ]
+is "no --progress: a line every tenth of the games ($rc)" $?
+
 # ---- report, DDZ -----------------------------------------------------------------------------
 run "$tmp/rep" --round-robin --strategies L1,L6,low --games 6 --seed 3 --quiet --report "$tmp/r.html"
 [ "$rc" -eq 0 ] && grep -q '<table class="cross">' "$tmp/r.html" && grep -q '<svg' "$tmp/r.html" && \
@@ -232,6 +250,7 @@ usage "neither --gauntlet nor --round-robin" "round-robin" --config "$CONF"
 usage "both --gauntlet and --round-robin" "round-robin" --config "$CONF" --gauntlet L1 --round-robin
 usage "--landlord under PDK" "landlord" --config "$CONF" --round-robin --landlord 0
 usage "--games 0" "games" --config "$CONF" --round-robin --games 0
+usage "--progress 5x" "progress" --config "$CONF" --round-robin --progress 5x
 usage "missing --config" "config" --round-robin
 exactly() { # exactly "what" "LINE" ARGS...: exit 2, nothing on stdout, stderr the one line LINE
     what=$1

@@ -2,7 +2,7 @@
  *
  *   cardbot tournament --config FILE (--gauntlet NAME | --round-robin) [--strategies a,b,c]
  *                      [--games N] [--seed S] [--concurrency K] [--landlord SEAT] [--quiet]
- *                      [--report FILE.html]
+ *                      [--progress N|Ns|0] [--report FILE.html]
  *
  * Each pairing's two seatings are played one after the other by cb_match_run (match_run.c),
  * which hands this thread the games in game order: the result lines, the summaries, the
@@ -42,6 +42,10 @@ static int parse_options(int *argc, char ***argv, cb_tour_args *a)
         {"concurrency", 'j', 0, G_OPTION_ARG_INT, &a->concurrency, "games played at once (threads)", "K"},
         {"landlord", 'l', 0, G_OPTION_ARG_INT, &a->landlord, "DDZ: no bidding, SEAT is landlord at bid 1", "SEAT"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "no per-game lines", NULL},
+        {"progress", 0, 0, G_OPTION_ARG_STRING, &a->progress,
+         "progress on stderr, as cardbot match: a status line on a terminal; elsewhere a line every N games or "
+         "N seconds (default: every 10% of all the pairings' games, at least every 30 s); 0: none",
+         "N|Ns|0"},
         {"report", 0, 0, G_OPTION_ARG_FILENAME, &a->report, "write an HTML page: crosstable, series", "FILE.html"},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
     GOptionContext *ctx = g_option_context_new("- gauntlet or round robin between a config's strategies");
@@ -67,6 +71,12 @@ static int check_options(const cb_tour_args *a, int argc, char **argv)
     }
     if (!a->gauntlet == !a->round_robin) {
         cb_cli_error(CMD, "give one of --gauntlet NAME and --round-robin");
+        return CB_CLI_EXIT_USAGE;
+    }
+    int pg;
+    double ps;
+    if (a->progress && cb_match_progress_parse(a->progress, &pg, &ps) != 0) {
+        cb_cli_error(CMD, "--progress %s: give games (10), seconds (30s) or 0 (none)", a->progress);
         return CB_CLI_EXIT_USAGE;
     }
     if (cb_cli_check_games(CMD, a->games, CB_CLI_MAX_GAMES) != 0 || cb_cli_check_seed(CMD, a->seed) != 0 ||
@@ -97,6 +107,7 @@ static void args_free(cb_tour_args *a)
     g_free(a->gauntlet);
     g_free(a->list);
     g_free(a->report);
+    g_free(a->progress);
 }
 
 int cb_cmd_tournament(int argc, char **argv)

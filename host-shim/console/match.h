@@ -159,7 +159,7 @@ long cb_match_stats_games(const cb_match_stats *st);
 /* ---- live progress (match_progress.c), always on stderr ---- */
 
 typedef struct cb_match_progress_cfg {
-    int total;                 /* games this run plays */
+    long total;                /* games this run plays */
     int concurrency;           /* for the estimate line */
     bool tty;                  /* one status line rewritten in place, else plain lines */
     int every_games;           /* plain lines: every N games ... */
@@ -170,6 +170,11 @@ typedef struct cb_match_progress cb_match_progress;
 cb_match_progress *cb_match_progress_new(const cb_match_progress_cfg *c);
 /* Parse --progress: "N" games, "Ns" seconds, "0" off. 0, or -1 (the caller says why). */
 int cb_match_progress_parse(const char *text, int *games, double *seconds);
+/* --progress as match and tournament take it: text (NULL: not given) into pc->every_games /
+ * every_s for a run of pc->total games. Not given: a line every tenth of the run and at least
+ * every 30 s, so a log gets about ten lines however long the run. *off: "0". 0, or -1 for text
+ * that is none of N, Ns, 0 (the caller names the option). */
+int cb_match_progress_option(const char *text, cb_match_progress_cfg *pc, bool *off);
 /* A game was consumed (st includes it): maybe print the estimate and a progress line. */
 void cb_match_progress_game(cb_match_progress *p, const cb_match_stats *st);
 /* Take the status line off the terminal before other output to it (a no-op for plain

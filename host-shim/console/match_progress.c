@@ -15,6 +15,7 @@
  *   estimate: about 12m 30s for 3000 games (0.25 s/game at -j 2)
  */
 #include <glib.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,7 @@
 struct cb_match_progress {
     cb_match_progress_cfg c;
     double t0, last;           /* start, last line (monotonic seconds) */
-    int done, last_done;
+    long done, last_done;
     bool estimated, shown;     /* estimate printed; status line on screen */
 };
 
@@ -67,6 +68,24 @@ int cb_match_progress_parse(const char *text, int *games, double *seconds)
     return 0;
 }
 
+int cb_match_progress_option(const char *text, cb_match_progress_cfg *pc, bool *off)
+{
+    int games = 0;
+    double seconds = 0;
+    *off = false;
+    if (!text) {
+        pc->every_games = pc->total >= 10 ? (int)(pc->total / 10 < INT_MAX ? pc->total / 10 : INT_MAX) : 1;
+        pc->every_s = 30;
+        return 0;
+    }
+    if (cb_match_progress_parse(text, &games, &seconds) != 0)
+        return -1;
+    pc->every_games = games;
+    pc->every_s = seconds;
+    *off = games == 0 && seconds == 0;
+    return 0;
+}
+
 cb_match_progress *cb_match_progress_new(const cb_match_progress_cfg *c)
 {
     cb_match_progress *p = g_new0(cb_match_progress, 1);
@@ -81,7 +100,7 @@ static void print_estimate(cb_match_progress *p, double elapsed)
     char total[32];
     fmt_duration(total, sizeof total, per * p->c.total);
     cb_match_progress_hide(p);
-    fprintf(stderr, "estimate: about %s for %d games (%.3g s/game at -j %d)\n", total, p->c.total, per,
+    fprintf(stderr, "estimate: about %s for %ld games (%.3g s/game at -j %d)\n", total, p->c.total, per,
             p->c.concurrency);
 }
 
@@ -90,7 +109,7 @@ static void print_estimate(cb_match_progress *p, double elapsed)
 static GString *progress_text(const cb_match_progress *p, const cb_match_stats *st, double elapsed)
 {
     GString *g = g_string_new(NULL);
-    g_string_append_printf(g, "progress %d/%d games", p->done, p->c.total);
+    g_string_append_printf(g, "progress %ld/%ld games", p->done, p->c.total);
     cb_match_row rows[8];
     int n = cb_match_stats_rows(st, rows, 8);
     for (int k = 0; k < n && k < 8; k++)

@@ -135,14 +135,11 @@ static int resolve_shard(cb_match_cmd *m)
 
 static int resolve_progress(cb_match_cmd *m)
 {
-    const char *p = m->a.progress;
-    if (p && cb_match_progress_parse(p, &m->progress_games, &m->progress_s) != 0)
-        return cb_match_usage_error("--progress %s: give games (10), seconds (30s) or 0 (none)", p);
-    m->progress_off = p && m->progress_games == 0 && m->progress_s == 0;
-    if (!p) { /* a log gets about ten lines however long the run, and one at least every 30 s */
-        m->progress_games = m->ngames >= 10 ? m->ngames / 10 : 1;
-        m->progress_s = 30;
-    }
+    cb_match_progress_cfg pc = {.total = m->ngames};
+    if (cb_match_progress_option(m->a.progress, &pc, &m->progress_off) != 0)
+        return cb_match_usage_error("--progress %s: give games (10), seconds (30s) or 0 (none)", m->a.progress);
+    m->progress_games = pc.every_games;
+    m->progress_s = pc.every_s;
     return 0;
 }
 

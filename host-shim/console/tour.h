@@ -95,7 +95,7 @@ void cb_tour_fill_report(cb_tour *t);
 
 /* The command line as given (GOption fills it). */
 typedef struct cb_tour_args {
-    char *config, *gauntlet, *list, *report;
+    char *config, *gauntlet, *list, *report, *progress;
     gint64 games, seed; /* G_MININT64: not given */
     gint concurrency, landlord;
     gboolean round_robin, quiet;

@@ -24,11 +24,11 @@ typedef struct sink {
     cb_tour *tour;
     long base;             /* games of the tournament before this seating's */
     long total;
-    int pairing, npair;
-    bool quiet, tty;
     long errors;
     char first_err[300];
-    double last_progress;
+    cb_match_stats *all;           /* every game of the tournament, for the progress line */
+    cb_match_progress *progress;   /* NULL: --progress 0 */
+    bool quiet;
 } sink;
 
 static double now_s(void)
@@ -61,11 +61,13 @@ static int on_game(void *ud, cb_match_game *gm)
     cb_match_stats_add(k->stats, gm);
     cb_pair_add(k->pair, gm);
     cb_tour_add(k->tour, gm);
-    if (!k->quiet)
+    if (!k->quiet) {
+        cb_match_progress_before_results(k->progress);
         game_line(k->out, number, gm);
-    if (k->tty && now_s() - k->last_progress > 0.5) {
-        k->last_progress = now_s();
-        fprintf(stderr, "\rpairing %d/%d, %ld/%ld games", k->pairing + 1, k->npair, number, k->total);
+    }
+    if (k->progress) {
+        cb_match_stats_add(k->all, gm);
+        cb_match_progress_game(k->progress, k->all);
     }
     return 0;
 }
@@ -124,8 +126,8 @@ static long play(cb_tour_cmd *c, sink *k, int *stopped)
     long played = 0;
     for (int p = 0; p < c->npair && !*stopped; p++) {
         const char *a = tour->name[tour->pair[p].a], *b = tour->name[tour->pair[p].b];
+        cb_match_progress_before_results(k->progress);
         fprintf(c->out, "\nPairing %d/%d: %s vs %s\n", p + 1, c->npair, a, b);
-        k->pairing = p;
         k->pair = cb_pair_new(c->rules, a, b);
         for (int s = 0; s < 2 && !*stopped; s++) {
             const char *seats[3] = {s ? b : a, s ? a : b, s ? a : b};
@@ -136,6 +138,7 @@ static long play(cb_tour_cmd *c, sink *k, int *stopped)
             k->stats = cb_match_stats_new(c->rules);
             double s0 = now_s();
             played += cb_match_run(&cfg, on_game, k, stopped);
+            cb_match_progress_before_results(k->progress);
             cb_match_stats_print(k->stats, c->out, now_s() - s0);
             cb_match_stats_free(k->stats);
         }
@@ -174,15 +177,23 @@ int cb_tour_run(cb_tour_cmd *c)
     k.out = c->out;
     k.tour = c->tour;
     k.total = (long)c->npair * c->a.games;
-    k.npair = c->npair;
     k.quiet = c->a.quiet;
-    k.tty = c->a.quiet && isatty(2);
+    /* progress as cardbot match shows it, over the whole tournament: the running win share of
+     * each strategy over all its games so far (against whoever it met) */
+    bool tty = isatty(2), off;
+    cb_match_progress_cfg pc = {.total = k.total, .concurrency = c->a.concurrency, .tty = tty,
+                                .out = tty && isatty(fileno(c->out)) ? c->out : NULL};
+    if (cb_match_progress_option(c->a.progress, &pc, &off) == 0 && !off) {
+        k.progress = cb_match_progress_new(&pc);
+        k.all = cb_match_stats_new(c->rules);
+    }
     double t0 = now_s();
     int stopped = 0;
     long played = play(c, &k, &stopped);
     double secs = now_s() - t0;
-    if (k.tty)
-        fprintf(stderr, "\r%*s\r", 40, "");
+    cb_match_progress_free(k.progress);
+    if (k.all)
+        cb_match_stats_free(k.all);
     fputc('\n', c->out);
     if (stopped > 0)
         fprintf(c->out, "Interrupted by %s after %ld of %ld games: the tables cover those %ld\n",

@@ -43,7 +43,10 @@ void cb_cli_error(const char *cmd, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
  * error): 0, or CB_CLI_EXIT_USAGE with the error printed. */
 int cb_cli_check_games(const char *cmd, gint64 games, gint64 max);
 int cb_cli_check_seed(const char *cmd, gint64 seed);
-/* The most games a match (or a tournament's pairing) plays, and the most threads it plays on. */
+/* The most games a match (or a tournament's pairing) may be asked for, and the most threads it
+ * plays on. The bound is on what is asked: whole rotations (--duplicate, 3) and whole deals of a
+ * pairing (6) round it up afterwards, so a run plays at most 5 more, and its header says how
+ * many (a sanity bound on an int count, not a budget). */
 #define CB_CLI_MAX_GAMES 10000000
 #define CB_CLI_MAX_CONCURRENCY 256
 /* --concurrency 1..CB_CLI_MAX_CONCURRENCY: 0, or CB_CLI_EXIT_USAGE with the error printed. */

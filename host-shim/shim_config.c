@@ -837,7 +837,7 @@ static char *group_of_line(const char *data, gsize len, int line)
 {
     gsize at = lines_len(data, len, line - 1);
     const char *l = data + at;
-    while (l < data + len && (*l == ' ' || *l == '\t'))
+    while (l < data + len && *l != '\n' && g_ascii_isspace(*l)) /* GKeyFile's blanks: \f \r too */
         l++;
     if (l < data + len && *l == '[')
         return NULL;

@@ -263,6 +263,9 @@ static void test_line_of_fault(void **state)
         /* a broken header is in no group yet */
         { "[game]\nrules = pdk16\n  [strategy.x\nplugin = lowest\n",
           ":3: Key file contains line \u201c  [strategy.x\u201d which is not a key-value pair, group, or comment" },
+        /* GKeyFile takes g_ascii_isspace as blanks before a header: form feed too (not \v) */
+        { "[game]\nrules = pdk16\n\f[strategy.x\nplugin = lowest\n",
+          ":3: Key file contains line \u201c\f[strategy.x\u201d which is not a key-value pair, group, or comment" },
         { "[game]\nrules = pdk16\n[strategy.x]\nk[ = 1\n", ":4: [strategy.x]: Invalid key name: k[" },
         /* a group opened again: its line is in the group the header names, not the last new one */
         { "[strategy.x]\nplugin = lowest\n[game]\nrules = pdk16\n[strategy.x]\nlevel 3\n",

@@ -813,6 +813,43 @@ static void test_role_columns(void **s)
     g_free(plugins);
 }
 
+/* A short option's value may be attached, as getopt allows: -j2 -g6 -s4 plays what -j 2 --games 6
+ * --seed 4 plays (GOption alone read -j2 as -j taking the next argument); values attached to
+ * a flag that takes none are still refused, and after "--" nothing is split. */
+static void test_attached_short_values(void **s)
+{
+    (void)s;
+    char *pdk = config("pdk16");
+    char *o1, *e1, *o2, *e2;
+    assert_int_equal(cbt_cardbot(&o1, &e1, "match", "--config", pdk, "-j2", "-g6", "-s4", "--progress", "0", NULL), 0);
+    assert_int_equal(
+        cbt_cardbot(&o2, &e2, "match", "--config", pdk, "-j", "2", "--games", "6", "--seed", "4", "--progress", "0", NULL),
+        0);
+    char *a = stable(o1, 0), *b = stable(o2, 0);
+    assert_same("-j2 -g6 -s4 and -j 2 --games 6 --seed 4", a, b);
+    if (!strstr(o1, "\ntiming concurrency 2\n") || count_prefix(o1, "Finished game ") != 6) {
+        print_error("stdout:\n%s", o1);
+        fail();
+    }
+    REFUSED("cardbot match: Cannot parse integer value \u201cx\u201d for -j (try cardbot match --help)\n", "match",
+            "--config", pdk, "-jx");
+    char *out, *err;
+    assert_int_equal(cbt_cardbot(&out, &err, "replay", "--", "-g2", NULL), 2);
+    if (!strstr(err, "'-g2'")) {
+        print_error("stderr:\n%s", err);
+        fail();
+    }
+    g_free(out);
+    g_free(err);
+    g_free(a);
+    g_free(b);
+    g_free(o1);
+    g_free(e1);
+    g_free(o2);
+    g_free(e2);
+    g_free(pdk);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -828,6 +865,7 @@ int main(void)
         cmocka_unit_test(test_output_files),
         cmocka_unit_test(test_win_interval_zero),
         cmocka_unit_test(test_role_columns),
+        cmocka_unit_test(test_attached_short_values),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     cbt_tmp_remove();

@@ -97,9 +97,12 @@ void cb_cli_add_rules_options(GOptionContext *ctx, cb_cli_rules_opt *o);
 int cb_cli_rules_resolve(const char *cmd, const cb_cli_rules_opt *o, cb_rules *out);
 void cb_cli_rules_opt_free(cb_cli_rules_opt *o);
 
-/* Parse a GOptionContext; on failure prints the glib message and returns CB_CLI_EXIT_USAGE.
- * The context is freed in both cases. */
-int cb_cli_parse(const char *cmd, GOptionContext *ctx, int *argc, char ***argv);
+/* Parse a GOptionContext whose main entries are entries (NULL-terminated); on failure prints
+ * the glib message and returns CB_CLI_EXIT_USAGE. The context is freed in both cases. A short
+ * option that takes a value may have it attached, as getopt allows (-j2 is -j 2; GOption alone
+ * would take -j2 as -j followed by the next argument). What remains in *argv after parsing (the
+ * non-option arguments) is the caller's own strings. */
+int cb_cli_parse(const char *cmd, GOptionContext *ctx, const GOptionEntry *entries, int *argc, char ***argv);
 
 /* Parse card text into rank counts against the rules' deck (duplicates, unknown characters
  * and cards not in the deck are errors). what names the argument in the message. */

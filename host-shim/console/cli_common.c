@@ -88,11 +88,52 @@ void cb_cli_rules_opt_free(cb_cli_rules_opt *o)
     o->flags = NULL;
 }
 
-int cb_cli_parse(const char *cmd, GOptionContext *ctx, int *argc, char ***argv)
+/* The entry whose short name is c and which takes a value, or NULL. */
+static const GOptionEntry *short_with_value(const GOptionEntry *entries, char c)
 {
+    for (const GOptionEntry *e = entries; e && e->long_name; e++)
+        if (e->short_name == c && e->arg != G_OPTION_ARG_NONE && !(e->flags & G_OPTION_FLAG_NO_ARG))
+            return e;
+    return NULL;
+}
+
+int cb_cli_parse(const char *cmd, GOptionContext *ctx, const GOptionEntry *entries, int *argc, char ***argv)
+{
+    /* the arguments with every "-Xvalue" split into "-X" "value" (up to a "--"); the pieces
+     * are ours, the rest the caller's */
+    GPtrArray *args = g_ptr_array_new(), *ours = g_ptr_array_new_with_free_func(g_free);
+    bool rest = false;
+    for (int i = 0; i < *argc; i++) {
+        char *a = (*argv)[i];
+        rest = rest || (i > 0 && strcmp(a, "--") == 0);
+        if (i > 0 && !rest && a[0] == '-' && a[1] && a[1] != '-' && a[2] && short_with_value(entries, a[1])) {
+            char *flag = g_strndup(a, 2), *value = g_strdup(a + 2);
+            g_ptr_array_add(ours, flag);
+            g_ptr_array_add(ours, value);
+            g_ptr_array_add(args, flag);
+            g_ptr_array_add(args, value);
+        } else {
+            g_ptr_array_add(args, a);
+        }
+    }
+    int n = (int)args->len;
+    g_ptr_array_add(args, NULL);
+    char **v = (char **)args->pdata;
     GError *error = NULL;
-    gboolean ok = g_option_context_parse(ctx, argc, argv, &error);
+    gboolean ok = g_option_context_parse(ctx, &n, &v, &error);
     g_option_context_free(ctx);
+    /* what is left fits where the caller's arguments were: every piece we made was an option or
+     * its value, which parsing consumed (GOption keeps copies of the values) */
+    int left = 0;
+    for (int i = 0; ok && i < n; i++)
+        if (!g_ptr_array_find(ours, v[i], NULL))
+            (*argv)[left++] = v[i];
+    if (ok) {
+        (*argv)[left] = NULL;
+        *argc = left;
+    }
+    g_ptr_array_free(args, TRUE);
+    g_ptr_array_free(ours, TRUE);
     if (!ok) {
         cb_cli_error(cmd, "%s (try cardbot %s --help)", error->message, cmd);
         g_error_free(error);

@@ -101,7 +101,7 @@ static int parse_options(int *argc, char ***argv, cb_match_args *a)
         ctx, "Results go to stdout; everything on it but lines starting with \"timing\" is a function of the games.\n"
              "Shards: run --shard K/N --results FILE for K = 1..N (same options otherwise), then\n"
              "cardbot merge FILE... prints what the whole match prints.");
-    int rc = cb_cli_parse("match", ctx, argc, argv);
+    int rc = cb_cli_parse("match", ctx, entries, argc, argv);
     if (rc)
         return rc;
     if (*argc > 1)

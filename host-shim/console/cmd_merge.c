@@ -243,7 +243,7 @@ int cb_cmd_merge(int argc, char **argv)
     g_option_context_add_main_entries(ctx, entries, NULL);
     g_option_context_set_description(ctx, "Each RESULTS file comes from cardbot match --shard K/N --results FILE.\n"
                                           "Prints what the single run of the whole match prints (timing lines aside).");
-    int status = cb_cli_parse("merge", ctx, &argc, &argv);
+    int status = cb_cli_parse("merge", ctx, entries, &argc, &argv);
     if (status)
         return status;
     cb_sprt_opts sprt;

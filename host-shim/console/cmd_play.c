@@ -94,7 +94,7 @@ static int parse_options(int *argc, char ***argv, play_args *a)
     g_option_context_set_description(
         ctx, "At your turn type a play by ranks (33344, T or 10 for a ten; suits optional: 3s3h), pass,\n"
              "hint, hand, moves, help or quit. Bids: a number from the choices shown (or pass, yes, no).");
-    return cb_cli_parse(CMD, ctx, argc, argv);
+    return cb_cli_parse(CMD, ctx, entries, argc, argv);
 }
 
 /* What can be checked before the config is read. 0 or the usage status. */

@@ -64,7 +64,7 @@ int cb_cmd_replay(int argc, char **argv)
              "explanation, the result. --html: one page (no network) with cards to step through: buttons,\n"
              "or the arrow keys (left/right a play, up/down a trick, page up/down a game).\n"
              "Format: schema/cardbot-replay-1.schema.json.");
-    int status = cb_cli_parse(CMD, ctx, &argc, &argv);
+    int status = cb_cli_parse(CMD, ctx, entries, &argc, &argv);
     if (status)
         return status;
     cb_replay rp;

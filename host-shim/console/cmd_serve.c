@@ -159,7 +159,7 @@ int cb_cmd_serve(int argc, char **argv)
     g_option_context_set_description(ctx,
         "Protocols: cardbot (one JSON line per request and answer; README \"Bots in any language\")\n"
         "and botzone (the Botzone FightTheLandlord2 protocol; README \"cardbot serve\").");
-    int rc = cb_cli_parse(cmd, ctx, &argc, &argv);
+    int rc = cb_cli_parse(cmd, ctx, entries, &argc, &argv);
     cb_serve s = {0};
     int out_fd = -1;
     if (rc)

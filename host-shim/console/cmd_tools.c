@@ -40,7 +40,7 @@ static int tool_args(const char *cmd, const char *summary, const GOptionEntry *e
     if (entries)
         g_option_context_add_main_entries(ctx, entries, NULL);
     cb_cli_add_rules_options(ctx, &ro);
-    int rc = cb_cli_parse(cmd, ctx, argc, argv);
+    int rc = cb_cli_parse(cmd, ctx, entries, argc, argv);
     if (rc == 0)
         rc = cb_cli_rules_resolve(cmd, &ro, r);
     cb_cli_rules_opt_free(&ro);

@@ -55,7 +55,7 @@ static int parse_options(int *argc, char ***argv, cb_tour_args *a)
              "hands rotated over the three seats; every pairing plays the same deals. Score: per game, A's share\n"
              "of (A seat, B seat) pairs in which A finished with more points (a tie counts half), averaged per\n"
              "deal; 0.5 is even. Elo = 400 log10(score / (1 - score)).");
-    return cb_cli_parse(CMD, ctx, argc, argv);
+    return cb_cli_parse(CMD, ctx, entries, argc, argv);
 }
 
 /* What can be checked before the config is read. 0 or the usage status. */

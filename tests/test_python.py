@@ -519,6 +519,26 @@ class TestGames(unittest.TestCase):
                         t.decide_bid(e2.view())
             t.close()
             t.close()  # closing twice is harmless
+            with self.assertRaisesRegex(cardbot.CardbotError, "^table: closed$"):
+                t.strategy(0)
+
+    def test_closed_handles_name_themselves(self):
+        # every wrapper of a C object frees it once and refuses to be used after, naming itself
+        s = cardbot.Shim(self.rob_config)
+        with s:
+            with s.table() as t:
+                self.assertIsNotNone(t.strategy(0))
+            with self.assertRaisesRegex(cardbot.CardbotError, "^table: closed$"):
+                t.strategy(0)
+        with self.assertRaisesRegex(cardbot.CardbotError, "^shim: closed$"):
+            s.rules
+        s.close()
+        e = cardbot.Engine("pdk16", seed=3)
+        e.close()
+        e.close()
+        with self.assertRaisesRegex(cardbot.CardbotError, "^engine: closed$"):
+            e.turn
+        self.assertEqual(repr(e), "<Engine closed>")
 
     def test_config_errors_name_the_key(self):
         bad = os.path.join(self.tmp.name, "bad.ini")

@@ -56,6 +56,42 @@ class ShimError(CardbotError):
     """cb_decide_* (or cb_table_seat_info) returned < 0; .code is CB_ERR_*."""
 
 
+# ---- handles -----------------------------------------------------------------------------------
+
+class Handle:
+    """The owner of one C object (an engine, a shim, a table): close() frees it once, as do the
+    end of a with-block and, as a last resort, garbage collection; _ptr() refuses a closed one.
+    A subclass names the object (_what) and frees it (_free)."""
+
+    _what = "object"
+    _h = None
+
+    def _free(self, h):
+        raise NotImplementedError
+
+    def close(self):
+        h, self._h = self._h, None
+        if h:
+            self._free(h)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def _ptr(self):
+        if not self._h:
+            raise CardbotError("%s: closed" % self._what)
+        return self._h
+
+
 class LayoutError(ImportError):
     """A ctypes Structure disagrees with the C layout of the loaded library."""
 

@@ -42,7 +42,7 @@ def view_legal_bids(view):
     return [out[i] for i in range(min(n, 8))]
 
 
-class Engine:
+class Engine(_lib.Handle):
     """One game from the deal to the settlement.
 
     Engine(rules, seed=1) deals from the match key `seed` (alias `key`); deal, game, rotation,
@@ -51,7 +51,7 @@ class Engine:
 
     def __init__(self, rules="pdk16", seed=None, key=0, deal=0, game=0, rotation=0,
                  first_bidder=-1, landlord=-1, max_redeals=0, hands=None, bottom=0):
-        self._e = None
+        self._h = None
         self._lib = lib = _lib.core()
         self._rules = as_rules(rules).copy()
         if seed is not None:
@@ -77,7 +77,7 @@ class Engine:
         e = lib.cb_engine_new(ctypes.byref(self._rules.struct), ctypes.byref(o), err, _lib.ERRLEN)
         if not e:
             raise ValueError("engine: %s" % _lib.text(err))
-        self._e = e
+        self._h = e
         self._actions = 0     # bumped by every accepted action: views older than that are stale
         self.key = key
         self.deal_index = deal
@@ -89,35 +89,18 @@ class Engine:
         self = cls.__new__(cls)
         self._lib = like._lib
         self._rules = rules.copy()
-        self._e = ptr
+        self._h = ptr
         self._actions = 0
         self.key, self.deal_index = like.key, like.deal_index
         self.game_index, self.rotation = like.game_index, like.rotation
         return self
 
-    # ---- lifetime ----
-    def close(self):
-        e, self._e = self._e, None
-        if e:
-            self._actions += 1
-            self._lib.cb_engine_free(e)
+    # ---- lifetime (close, with, _ptr: _lib.Handle) ----
+    _what = "engine"
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
-
-    def _ptr(self):
-        if not self._e:
-            raise _lib.CardbotError("engine: closed")
-        return self._e
+    def _free(self, e):
+        self._actions += 1
+        self._lib.cb_engine_free(e)
 
     def clone(self):
         """An independent copy of the game (to look ahead)."""
@@ -256,7 +239,7 @@ class Engine:
         return v
 
     def _view_current(self, view):
-        return self._e is not None and getattr(view, "_stamp", None) == self._actions
+        return self._h is not None and getattr(view, "_stamp", None) == self._actions
 
     # ---- results ----
     @property
@@ -284,7 +267,7 @@ class Engine:
         return self._lib.cb_engine_bomb_tricks(self._ptr(), seat)
 
     def __repr__(self):
-        if not self._e:
+        if not self._h:
             return "<Engine closed>"
         return "<Engine %s phase=%s turn=%d>" % (self._rules.preset, PHASE_NAMES.get(self.phase),
                                                  self.turn)

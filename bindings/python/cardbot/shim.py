@@ -43,41 +43,24 @@ SeatInfo = namedtuple("SeatInfo", "isolation strategy plugin_path plugin_name pl
                                   "file_mtime_nsec pending private_copy sha256")
 
 
-class Shim:
+class Shim(_lib.Handle):
     """cb_shim_open(config). ConfigError with the message naming file, group and key."""
 
     def __init__(self, config_path):
-        self._s = None
+        self._h = None
         self._lib = lib = _lib.shim()
         err = _lib.errbuf()
         s = lib.cb_shim_open(str(config_path).encode(), err, _lib.ERRLEN)
         if not s:
             raise _lib.ConfigError(_lib.text(err) or "cannot open %s" % config_path, ERR_CONFIG)
-        self._s = s
+        self._h = s
         self.path = str(config_path)
 
-    def close(self):
+    _what = "shim"
+
+    def _free(self, s):
         """Release the shim (live tables keep the C object alive until they are closed)."""
-        s, self._s = self._s, None
-        if s:
-            self._lib.cb_shim_free(s)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
-
-    def _ptr(self):
-        if not self._s:
-            raise _lib.CardbotError("shim: closed")
-        return self._s
+        self._lib.cb_shim_free(s)
 
     @property
     def rules(self):
@@ -121,13 +104,13 @@ class Shim:
             _lib._State.probed.add("cb_strategy_stats")
 
 
-class Table:
+class Table(_lib.Handle):
     """One plugin instance per seat. decide_bid / decide_play(view) -> (code, Decision):
     code 0 = the strategy's own answer, > 0 = a fallback's (the reason); < 0 raises ShimError
     with cb_table_last_error's text."""
 
     def __init__(self, shim, table_id=None):
-        self._t = None
+        self._h = None
         self._lib = shim._lib
         self.shim = shim  # the C table keeps the C shim alive; this keeps the Python one
         err = _lib.errbuf()
@@ -135,30 +118,13 @@ class Table:
         t = self._lib.cb_table_new(shim._ptr(), tid, err, _lib.ERRLEN)
         if not t:
             raise _lib.ConfigError(_lib.text(err) or "cannot make table %r" % table_id, ERR_CONFIG)
-        self._t = t
+        self._h = t
         self.table_id = table_id
 
-    def close(self):
-        t, self._t = self._t, None
-        if t:
-            self._lib.cb_table_free(t)
+    _what = "table"
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
-
-    def _ptr(self):
-        if not self._t:
-            raise _lib.CardbotError("table: closed")
-        return self._t
+    def _free(self, t):
+        self._lib.cb_table_free(t)
 
     def strategy(self, seat):
         s = self._lib.cb_table_strategy(self._ptr(), seat)

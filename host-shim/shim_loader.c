@@ -262,22 +262,37 @@ shim_plugin *shim_plugin_load(const char *path, unsigned gen, shim_names *names,
     return p;
 }
 
-static shim_plugin *plugin_load(const char *path, unsigned gen, char *err, size_t errlen)
+/* The plugin file opened for reading, with its stat: a regular file (a directory or a device
+ * is refused by name, before dlopen could say something less clear). The descriptor, or -1
+ * with err set. */
+static int open_plugin_file(const char *path, struct stat *st, char *err, size_t errlen)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return refuse(NULL, err, errlen, "cannot load %s: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
+    if (fd < 0) {
+        refuse(NULL, err, errlen, "cannot load %s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (fstat(fd, st) != 0) {
         int e = errno;
         close(fd);
-        return refuse(NULL, err, errlen, "cannot load %s: %s", path, strerror(e));
+        refuse(NULL, err, errlen, "cannot load %s: %s", path, strerror(e));
+        return -1;
     }
-    if (!S_ISREG(st.st_mode)) {
+    if (!S_ISREG(st->st_mode)) {
         close(fd);
-        return refuse(NULL, err, errlen, "cannot load %s: %s", path,
-                      S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+        refuse(NULL, err, errlen, "cannot load %s: %s", path,
+               S_ISDIR(st->st_mode) ? "a directory" : "not a regular file");
+        return -1;
     }
+    return fd;
+}
+
+static shim_plugin *plugin_load(const char *path, unsigned gen, char *err, size_t errlen)
+{
+    struct stat st;
+    int fd = open_plugin_file(path, &st, err, errlen);
+    if (fd < 0)
+        return NULL;
     shim_file_id id;
     id_of_stat(&st, &id);
 
@@ -453,20 +468,10 @@ static void names_drop(shim_names *n, shim_plugin *p)
 shim_plugin *shim_plugin_read(const char *path, unsigned gen, shim_names *names, char *err,
                               size_t errlen)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return refuse(NULL, err, errlen, "cannot load %s: %s", path, strerror(errno));
     struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
-        return refuse(NULL, err, errlen, "cannot load %s: %s", path, strerror(e));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return refuse(NULL, err, errlen, "cannot load %s: %s", path,
-                      S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
-    }
+    int fd = open_plugin_file(path, &st, err, errlen);
+    if (fd < 0)
+        return NULL;
     /* the copy every worker of this conf may load: sealed, so nothing (a plugin in another
      * worker that kept the descriptor, say) can change the bytes the conf hashed */
     char mname[64];

@@ -32,6 +32,28 @@ static void set_err(char *err, size_t errlen, const char *fmt, const char *a, in
  * joker or at a token start means the big joker. */
 typedef struct { int rank, suit; } token;
 
+/* The suit of a symbol ♠ ♥ ♣ ♦ (UTF-8, 3 bytes each) at p, or -1. */
+static int suit_of_symbol(const char *p)
+{
+    static const unsigned char last[4] = {0xA0, 0xA5, 0xA3, 0xA6}; /* U+2660, 2665, 2663, 2666 */
+    const unsigned char *u = (const unsigned char *)p;
+    if (u[0] != 0xE2 || u[1] != 0x99)
+        return -1;
+    for (int s = 0; s < 4; s++)
+        if (u[2] == last[s])
+            return s;
+    return -1;
+}
+
+/* Characters (not bytes) in text[0..at): a position a person counts, whatever the encoding. */
+static int chars_before(const char *text, size_t at)
+{
+    int n = 0;
+    for (size_t i = 0; i < at; i++)
+        n += ((unsigned char)text[i] & 0xC0) != 0x80;
+    return n;
+}
+
 static int tokenize(const char *text, token *toks, int cap, int *n, char *err, size_t errlen)
 {
     *n = 0;
@@ -70,7 +92,7 @@ static int tokenize(const char *text, token *toks, int cap, int *n, char *err, s
                     }
                     c[k] = (char)b;
                 }
-                set_err(err, errlen, "bad card character '%s' at position %d", c, (int)start + 1);
+                set_err(err, errlen, "bad card character '%s' at position %d", c, chars_before(text, start) + 1);
                 return -1;
             }
             i++;
@@ -79,6 +101,8 @@ static int tokenize(const char *text, token *toks, int cap, int *n, char *err, s
         if (rank < CB_RANK_X && text[i] && suit_of_char(text[i]) >= 0) {
             suit = suit_of_char(text[i]);
             i++;
+        } else if (rank < CB_RANK_X && (suit = suit_of_symbol(text + i)) >= 0) {
+            i += 3; /* the symbols our own formatters and replays show: text shown can be typed back */
         }
         if (*n >= cap) {
             set_err(err, errlen, "too many cards%s (more than %d)", "", cap);

@@ -289,6 +289,35 @@ static void test_parse_errors(void **state)
     assert_true(memchr(tiny, '\0', sizeof tiny) != NULL);
 }
 
+/* The suit symbols replays and --unicode show are read as the letters are, after a rank only;
+ * what is refused is quoted whole, at its place counted in characters (not bytes). */
+static void test_parse_suit_symbols(void **state)
+{
+    (void)state;
+    char err[160];
+    cb_cards full = CB_FULL_DECK;
+    assert_true(parse_ok("3\u2660 3\u2665 3\u2663 3\u2666", full) == parse_ok("3s3h3c3d", full));
+    assert_true(parse_ok("T\u2666J\u2663, A\u2665 X D", full) == parse_ok("TdJcAhXD", full));
+    /* what the formatter shows with suits, symbols put back, parses to the same set */
+    cb_cards any = parse_ok("4s4c5c6s6h6c7s7c8s9hThTdJdQsQd2s", full);
+    assert_true(parse_ok("4\u26604\u2663 5\u2663 6\u26606\u26656\u2663 7\u26607\u2663 8\u2660 9\u2665 "
+                         "T\u2665T\u2666 J\u2666 Q\u2660Q\u2666 2\u2660",
+                         full) == any);
+    /* a symbol with no rank before it, or after a joker, is an unknown character */
+    parse_fail("\u26603", full, err, sizeof err);
+    assert_has(err, "'\u2660' at position 1");
+    parse_fail("X\u2660", full, err, sizeof err);
+    assert_has(err, "'\u2660' at position 2");
+    /* positions in characters: two symbols before the Z make it the 5th character, not the 9th byte */
+    parse_fail("3\u26604\u2665Z", full, err, sizeof err);
+    assert_has(err, "'Z' at position 5");
+    /* another symbol of the same block (the outline spade) is no suit */
+    parse_fail("3\u2664", full, err, sizeof err);
+    assert_has(err, "'\u2664' at position 2");
+    /* a symbol duplicate of a letter */
+    parse_fail("3s 3\u2660", full, err, sizeof err);
+}
+
 static void test_counts_parse(void **state)
 {
     (void)state;
@@ -460,6 +489,7 @@ int main(void)
         cmocka_unit_test(test_parse_basic),
         cmocka_unit_test(test_parse_suit_placement),
         cmocka_unit_test(test_parse_errors),
+        cmocka_unit_test(test_parse_suit_symbols),
         cmocka_unit_test(test_counts_parse),
         cmocka_unit_test(test_pick),
         cmocka_unit_test(test_format),

@@ -39,45 +39,21 @@ bool cb_play_is(const char *word, const char *names)
     return false;
 }
 
-/* The suit symbols the person sees with --unicode, typed back: the core reads s h c d. */
-static char *ascii_suits(const char *text)
-{
-    static const struct { const char *sym; char letter; } syms[] = {
-        {"\xe2\x99\xa0", 's'}, {"\xe2\x99\xa5", 'h'}, {"\xe2\x99\xa3", 'c'}, {"\xe2\x99\xa6", 'd'},
-    };
-    GString *g = g_string_new(NULL);
-    for (const char *p = text; *p;) {
-        bool done = false;
-        for (size_t i = 0; i < sizeof syms / sizeof syms[0] && !done; i++)
-            if (strncmp(p, syms[i].sym, 3) == 0) {
-                g_string_append_c(g, syms[i].letter);
-                p += 3;
-                done = true;
-            }
-        if (!done)
-            g_string_append_c(g, *p++);
-    }
-    return g_string_free(g, FALSE);
-}
-
 int cb_play_parse_cards(const cb_rules *r, cb_cards hand, const char *text, cb_cards *out, char *err,
                         size_t errlen)
 {
     char why[200] = "";
-    char *t = ascii_suits(text);
     cb_cards any = 0;
-    int rc = -1;
-    /* First as cards of the game: a typo is named as the core names it (character and place). */
-    if (cb_cards_parse(t, r->deck, &any, why, sizeof why) != 0) {
+    /* First as cards of the game: a typo is named as the core names it (character and place;
+     * the core also reads the suit symbols --unicode shows). */
+    if (cb_cards_parse(text, r->deck, &any, why, sizeof why) != 0) {
         snprintf(err, errlen, "not cards of this game: %s", why[0] ? why : "unreadable");
-        goto done;
+        return -1;
     }
     /* Then from the hand: bare ranks take the lowest suits held, which is the spade 3 when a
      * play with a 3 must hold it (the spade is suit 0). */
-    if (cb_cards_parse(t, hand, out, why, sizeof why) == 0) {
-        rc = 0;
-        goto done;
-    }
+    if (cb_cards_parse(text, hand, out, why, sizeof why) == 0)
+        return 0;
     /* Say what is missing in the person's terms. Every token of the text is one card of
      * `any`, so its rank counts are the text's. */
     cb_counts want = cb_counts_of(any), have = cb_counts_of(hand);
@@ -105,7 +81,5 @@ int cb_play_parse_cards(const cb_rules *r, cb_cards hand, const char *text, cb_c
     }
     snprintf(err, errlen, "%s", g->str);
     g_string_free(g, TRUE);
-done:
-    g_free(t);
-    return rc;
+    return -1;
 }

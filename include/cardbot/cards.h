@@ -72,11 +72,12 @@ static inline cb_cards cb_cards_of_rank(cb_cards c, int r)
 int cb_cards_pick(cb_cards from, cb_counts k, cb_cards *out);
 
 /* Parse text into cards of `deck`. Accepted: ranks "3456789TJQKA2XD" (also lower case, and
- * "10" for T), each optionally followed by a suit letter s h c d; spaces, commas and "[]"
- * are separators. A rank without a suit takes the lowest free suit of that rank in the deck
- * after all suited cards are placed. Errors (return -1, message in err): an unknown
- * character (named with its position), a duplicate card, a card not in the deck, more cards
- * of a rank than the deck has. err may be NULL. */
+ * "10" for T), each optionally followed by a suit letter s h c d or its symbol ♠ ♥ ♣ ♦
+ * (UTF-8, as replays show them); spaces, commas and "[]" are separators. A rank
+ * without a suit takes the lowest free suit of that rank in the deck after all suited cards
+ * are placed. Errors (return -1, message in err): an unknown character (quoted whole, at its
+ * position counted in characters from 1), a duplicate card, a card not in the deck, more
+ * cards of a rank than the deck has. err may be NULL. */
 int cb_cards_parse(const char *text, cb_cards deck, cb_cards *out, char *err, size_t errlen);
 /* Parse rank-only text into counts ("33344"); suits are accepted and ignored. Same errors,
  * checked against the deck's count of each rank. */

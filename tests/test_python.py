@@ -353,6 +353,9 @@ class TestEngine(unittest.TestCase):
             with self.assertRaises(cardbot.IllegalActionError) as cm:
                 e.play(0)
             self.assertIn("bidding", cm.exception.reason)
+            with self.assertRaises(cardbot.IllegalActionError) as cm:
+                e.play("33")  # text too: the bidding is why, not the cards
+            self.assertIn("bidding", cm.exception.reason)
         with self._pdk_in_play(5) as e:
             seat = e.turn
             hand = e.hand(seat)
@@ -379,8 +382,22 @@ class TestEngine(unittest.TestCase):
                 with self.assertRaises(cardbot.IllegalActionError) as cm:
                     e.play(spade3 | (1 << lone[0]))
                 self.assertTrue(cm.exception.reason)
+            # text: a typo named by its character and place; cards of the game that the seat
+            # does not hold said so (not "not in the deck"); "pass" read as a pass
+            with self.assertRaises(cardbot.IllegalActionError) as cm:
+                e.play("3s Z")
+            self.assertIn("not cards of this game", cm.exception.reason)
+            self.assertIn("'Z' at position 4", cm.exception.reason)
+            missing = cards.format(other & -other, True)
+            with self.assertRaises(cardbot.IllegalActionError) as cm:
+                e.play(missing)
+            self.assertIn("seat %d does not hold them" % seat, cm.exception.reason)
+            self.assertNotIn("deck", cm.exception.reason)
+            with self.assertRaises(cardbot.IllegalActionError) as cm:
+                e.play("Pass")  # leading: a pass is refused by the engine, not as cards
+            self.assertNotIn("character", cm.exception.reason)
             self.assertEqual((e.turn, e.hand(seat), e.history), before, "a refused play changed the game")
-            e.play("3s")  # text: cards chosen from the hand
+            e.play("3\u2660")  # text: cards chosen from the hand, suits as letters or symbols
             self.assertEqual(e.history, [(seat, spade3)])
 
     def test_views_keep_engine_and_go_stale(self):

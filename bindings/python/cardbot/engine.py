@@ -207,21 +207,38 @@ class Engine(_lib.Handle):
         self._actions += 1
 
     def play(self, cards):
-        """Apply the play (int cards, or text chosen from the hand; 0 / "" = pass) of the seat to
-        act; IllegalActionError with the engine's reason, the game unchanged."""
+        """Apply the play (int cards, or text chosen from the hand; 0, "" or "pass" = pass) of
+        the seat to act; IllegalActionError with the engine's reason, the game unchanged. Text
+        is read as cards of the game first (a typo is named with its character and place), then
+        taken from the hand (bare ranks take the suits held)."""
         e = self._ptr()
         if isinstance(cards, str):
-            turn = self.turn
-            hand = self.hand(turn) if turn >= 0 else 0
-            try:
-                cards = _cards.parse(cards, hand) if cards.strip() else 0
-            except ValueError as ex:
-                raise _lib.IllegalActionError("play %r: %s" % (cards, ex)) from None
+            text = cards
+            if self.phase != PHASE_PLAY:
+                cards = 0  # the engine says why no play is taken now (bidding, game over)
+            elif text.strip().lower() in ("", "pass"):
+                cards = 0
+            else:
+                cards = self._cards_from_hand(text)
         err = _lib.errbuf()
         if self._lib.cb_engine_play(e, int(cards) & (2**64 - 1), err, _lib.ERRLEN) != 0:
             raise _lib.IllegalActionError("play %s: %s" % (_cards.format(cards, True) or "pass",
                                                            _lib.text(err)))
         self._actions += 1
+
+    def _cards_from_hand(self, text):
+        try:
+            _cards.parse(text, self._rules.deck)
+        except ValueError as ex:
+            raise _lib.IllegalActionError("play %r: not cards of this game: %s"
+                                          % (text, str(ex).split(": ", 1)[-1])) from None
+        turn = self.turn
+        hand = self.hand(turn)
+        try:
+            return _cards.parse(text, hand)
+        except ValueError:
+            raise _lib.IllegalActionError("play %r: seat %d does not hold them (its hand: %s)"
+                                          % (text, turn, _cards.format(hand, True))) from None
 
     def view(self, seat=None, budget_ms=1000):
         """The exact cb_view of seat (default: the seat to act). It points into the engine: the

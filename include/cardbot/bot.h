@@ -125,7 +125,8 @@ typedef struct cb_decision {
     uint32_t struct_size;         /* see above */
     uint32_t flags;               /* CB_DEC_* */
     cb_cards cards;               /* the play (0 = pass); must be a subset of view->hand */
-    int32_t bid;                  /* decide_bid: DDZ 0 = pass, 1..3; PDK 0 = no, 1 = 包庄 */
+    int32_t bid;                  /* decide_bid: DDZ 叫分 0 = pass, 1..3; under rules->rob 0 = pass,
+                                   * 1 = call, 2 = rob (see "Bidding" above); PDK 0 = no, 1 = 包庄 */
     float value;                  /* estimated win rate / value of the choice (NAN: none) */
     uint64_t simulations;         /* playouts or worlds evaluated */
     uint64_t nodes;               /* search nodes */

@@ -54,7 +54,7 @@ typedef struct cb_rules {
     bool four_two_same;       /* (NOIP) four + 2 singles may be two cards of one rank */
     /* flow */
     bool must_beat, must_beat_bomb, spade3_first, warn_single; /* spade3_first: (PDK) */
-    bool rob;                 /* (DDZ) 叫/抢地主 variant (the console host bids by score) */
+    bool rob;                 /* (DDZ) 叫/抢地主 bidding (call 1, rob 2, stake 2^robs) instead of 叫分 */
     /* scoring: PDK only (DDZ settles by bid, bombs and spring, with no flag) */
     int card_points;          /* (PDK) per card left (a single card left pays 0) */
     bool spring_double;       /* (PDK) 关门: a loser who never played pays double */

@@ -299,6 +299,34 @@ char *cb_json_error_format(const char *message, int64_t id)
 
 /* ---- reading ---- */
 
+/* "(line): not JSON at line L column C: WHY" from json-glib's "<data>:L:C: Parse error: WHY"
+ * (C in bytes, at the last token json-glib read): its reason and place, without its name for
+ * the buffer, which means nothing to the reader. Text of another shape (another json-glib)
+ * is passed on whole. serve_botzone.c reads the same text for Botzone input (it cannot share
+ * this: the library exports no helpers). Every caller keeps the "(line): not JSON" start. */
+static void not_json(const char *msg, char *err, size_t errlen)
+{
+    const char *mark = strstr(msg, ": Parse error: ");
+    const char *p = mark;
+    unsigned long at[2] = {0, 0};
+    for (int k = 1; p && k >= 0; k--) { /* back over ":LINE:COL" */
+        const char *digits_end = p;
+        while (p > msg && p[-1] >= '0' && p[-1] <= '9')
+            p--;
+        if (p == digits_end || p == msg || p[-1] != ':')
+            p = NULL;
+        else {
+            at[k] = strtoul(p, NULL, 10);
+            p--; /* onto the ':' before the number */
+        }
+    }
+    if (p)
+        core_msg(err, errlen, "(line): not JSON at line %lu column %lu: %s", at[0], at[1],
+                 mark + strlen(": Parse error: "));
+    else
+        core_msg(err, errlen, "(line): not JSON: %s", msg);
+}
+
 /* The line's root object, or NULL with "(line): ..." in err. */
 static JsonParser *parse_object(const char *line, size_t len, JsonObject **out, char *err, size_t errlen)
 {
@@ -318,7 +346,7 @@ static JsonParser *parse_object(const char *line, size_t len, JsonObject **out, 
     JsonParser *p = json_parser_new();
     GError *e = NULL;
     if (!json_parser_load_from_data(p, line, (gssize)len, &e)) {
-        core_msg(err, errlen, "(line): not JSON: %s", e ? e->message : "?");
+        not_json(e ? e->message : "?", err, errlen);
         if (e)
             g_error_free(e);
         g_object_unref(p);

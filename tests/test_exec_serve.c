@@ -51,21 +51,23 @@ static char *cardbot_path(void)
     return g_build_filename(F->build, "cardbot", NULL);
 }
 
-/* Run argv with `input` on stdin; stdout returned (g_free), exit status checked 0. */
-static char *run_with_input(char **argv, const char *input, size_t len)
+/* Run argv with `input` on stdin; stdout returned (g_free), the wait status in *status. errout:
+ * NULL leaves stderr the test's own, else it gets what the program wrote there (g_free). */
+static char *run_full(char **argv, const char *input, size_t len, int *status, char **errout)
 {
     GPid pid;
-    int in_fd, out_fd;
+    int in_fd, out_fd, err_fd = -1;
     GError *e = NULL;
-    if (!g_spawn_async_with_pipes(NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, &in_fd, &out_fd, NULL, &e))
+    if (!g_spawn_async_with_pipes(NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, &in_fd, &out_fd,
+                                  errout ? &err_fd : NULL, &e))
         fail_msg("spawn %s: %s", argv[0], e->message);
     /* feed and drain together: the answers may fill the pipe before the requests are in */
-    GString *out = g_string_new("");
+    GString *out = g_string_new(""), *err = g_string_new("");
     size_t off = 0;
     bool in_open = true;
     for (;;) {
-        struct pollfd p[2] = {{out_fd, POLLIN, 0}, {in_open ? in_fd : -1, POLLOUT, 0}};
-        int pr = poll(p, 2, 60000);
+        struct pollfd p[3] = {{out_fd, POLLIN, 0}, {in_open ? in_fd : -1, POLLOUT, 0}, {err_fd, POLLIN, 0}};
+        int pr = poll(p, 3, 60000);
         assert_true(pr > 0);
         if (p[1].revents) {
             ssize_t n = off < len ? write(in_fd, input + off, len - off) : 0;
@@ -74,6 +76,16 @@ static char *run_with_input(char **argv, const char *input, size_t len)
             if (off >= len || n < 0) {
                 close(in_fd);
                 in_open = false;
+            }
+        }
+        if (p[2].revents) {
+            char buf[4096];
+            ssize_t n = read(err_fd, buf, sizeof buf);
+            if (n > 0) {
+                g_string_append_len(err, buf, n);
+            } else {
+                close(err_fd);
+                err_fd = -1;
             }
         }
         if (p[0].revents) {
@@ -87,12 +99,32 @@ static char *run_with_input(char **argv, const char *input, size_t len)
     if (in_open)
         close(in_fd);
     close(out_fd);
-    int ws;
-    assert_int_equal(waitpid(pid, &ws, 0), pid);
+    for (char buf[4096]; err_fd >= 0;) { /* stdout is shut: what is left on stderr */
+        ssize_t n = read(err_fd, buf, sizeof buf);
+        if (n <= 0) {
+            close(err_fd);
+            err_fd = -1;
+        } else {
+            g_string_append_len(err, buf, n);
+        }
+    }
+    assert_int_equal(waitpid(pid, status, 0), pid);
     g_spawn_close_pid(pid);
+    if (errout)
+        *errout = g_string_free(err, FALSE);
+    else
+        g_string_free(err, TRUE);
+    return g_string_free(out, FALSE);
+}
+
+/* run_full, the exit status checked 0. */
+static char *run_with_input(char **argv, const char *input, size_t len)
+{
+    int ws;
+    char *out = run_full(argv, input, len, &ws, NULL);
     if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0)
         fail_msg("%s exited with status %d", argv[0], ws);
-    return g_string_free(out, FALSE);
+    return out;
 }
 
 static const char *fallback_name(int code)
@@ -197,7 +229,7 @@ static void serve_identical(const char *rules, const char *strategy_body, int ga
     assert_true(n > 20 * games);
     assert_non_null(got[n]);
     assert_non_null(strstr(got[n], "\"error\":\"view.seat: 9 is out of range"));
-    assert_null(strstr(got[n], "\"id\"")); /* the line was refused before its id was read */
+    assert_non_null(strstr(got[n], "\"id\":5")); /* refused by the codec: still its request's id */
     assert_non_null(got[n + 1]);
     assert_non_null(strstr(got[n + 1], "\"error\":\"(line): not JSON"));
     assert_non_null(got[n + 2]);
@@ -251,6 +283,108 @@ static void test_serve_wrong_rules(void **state)
     g_free(cmd);
     g_free(input);
     cb_json_free(line);
+    cb_engine_free(e);
+    g_free(cfg);
+}
+
+/* A request line of `base` with view member `key` set to the string `text` (NULL: unchanged)
+ * and "id" set to id. */
+static char *request_with(const char *base, int64_t id, const char *key, const char *text, const int32_t *ints, int n)
+{
+    JsonParser *p = json_parser_new();
+    assert_true(json_parser_load_from_data(p, base, -1, NULL));
+    JsonObject *o = json_node_get_object(json_parser_get_root(p));
+    json_object_set_int_member(o, "id", id);
+    JsonObject *v = json_object_get_object_member(o, "view");
+    if (key && text)
+        json_object_set_string_member(v, key, text);
+    if (key && ints) {
+        JsonArray *a = json_array_new();
+        for (int i = 0; i < n; i++)
+            json_array_add_int_element(a, ints[i]);
+        json_object_set_array_member(v, key, a);
+    }
+    char *line = json_to_string(json_parser_get_root(p), FALSE);
+    g_object_unref(p);
+    return line;
+}
+
+/* Every answer to a line that is a JSON object with a usable "id" carries it, errors too: the
+ * codec's refusals (a bad card, no view, an unknown type, no type) as well as the shim's (a
+ * view its check refused) — a host pairs answers by id and skips one without it as stale.
+ * A line that is not JSON says where and why in a reader's words, not json-glib's "<data>". */
+static void test_serve_error_ids(void **state)
+{
+    (void)state;
+    char *cfg = cbt_conf_raw(F, "[shim]\nfallback = safe\n[game]\nrules = ddz\n[strategy.s]\nplugin = heuristic\n"
+                                "[strategy.safe]\nplugin = heuristic\n[seats]\n0 = s\n1 = s\n2 = s\n");
+    cb_rules r;
+    assert_int_equal(cb_rules_preset("ddz", &r), 0);
+    cb_engine_opts o = {.struct_size = sizeof o, .key = 1, .first_bidder = -1, .landlord = -1};
+    cb_engine *e = cb_engine_new(&r, &o, NULL, 0);
+    cb_view v;
+    assert_int_equal(cb_engine_view(e, cb_engine_turn(e), 100, &v), 0);
+    char *base = cb_json_request_format(&v, 0, NULL, 0);
+    char hand[192];
+    cb_cards_format(v.hand, true, hand, sizeof hand);
+    char *bad_hand = g_strdup_printf("%sZ", hand);
+    const int32_t left[3] = {3, 3, 3}; /* no bidding view has hands of 3 */
+    char *lines[] = {
+        request_with(base, 6, "hand", bad_hand, NULL, 0),
+        request_with(base, 7, "cards_left", NULL, left, 3),
+        g_strdup("{\"type\":\"bid\",\"id\":8}"),
+        g_strdup("{\"type\":\"nosuch\",\"id\":9}"),
+        g_strdup("{\"type\":\"play\",\"id\":10,\"view\":[]}"),
+        g_strdup("{\"type\":\"hello\",\"id\":11}"),
+        g_strdup("{\"id\":12}"),
+        g_strdup("{\"type\":\"bid\",\"id\":\"13\"}"), /* no usable id: none in the answer */
+        g_strdup("garbage"),
+        request_with(base, 14, NULL, NULL, NULL, 0),
+    };
+    const struct {
+        int64_t id;
+        const char *error; /* the answer's "error" starts so; NULL: an answer */
+    } want[] = {
+        {6, "view.hand: bad card character 'Z'"}, {7, "view: "}, {8, "view: missing"},
+        {9, "type: 'nosuch' is not hello, bid or play"}, {10, "view: expected an object"},
+        {11, "protocol: missing"}, {12, "type: missing"}, {-1, "id: expected an integer"},
+        {-1, "(line): not JSON at line 1 column "}, {14, NULL},
+    };
+    const size_t n = sizeof lines / sizeof lines[0];
+    GString *input = g_string_new("");
+    for (size_t i = 0; i < n; i++)
+        g_string_append_printf(input, "%s\n", lines[i]);
+    char *cmd = cardbot_path();
+    char *argv[] = {cmd, "serve", "--config", cfg, "--strategy", "s", NULL};
+    char *out = run_with_input(argv, input->str, input->len);
+    char **got = g_strsplit(out, "\n", -1);
+    for (size_t i = 0; i < n; i++) {
+        if (!got[i] || !got[i][0])
+            fail_msg("no answer to line %zu: %s", i + 1, lines[i]);
+        print_message("%s\n", got[i]);
+        JsonParser *p = json_parser_new();
+        assert_true(json_parser_load_from_data(p, got[i], -1, NULL));
+        JsonObject *a = json_node_get_object(json_parser_get_root(p));
+        int64_t id = json_object_has_member(a, "id") ? json_object_get_int_member(a, "id") : -1;
+        const char *error = json_object_has_member(a, "error") ? json_object_get_string_member(a, "error") : NULL;
+        if (id != want[i].id)
+            fail_msg("line %zu (%s): answer %s, expected id %lld", i + 1, lines[i], got[i], (long long)want[i].id);
+        if (want[i].error ? !error || !g_str_has_prefix(error, want[i].error) : error != NULL)
+            fail_msg("line %zu (%s): answer %s, expected %s", i + 1, lines[i], got[i],
+                     want[i].error ? want[i].error : "a bid");
+        if (error)
+            assert_null(strstr(error, "<data>")); /* json-glib's name for its buffer stays inside */
+        g_object_unref(p);
+    }
+    assert_true(!got[n] || !got[n][0]);
+    g_strfreev(got);
+    g_free(out);
+    g_free(cmd);
+    g_string_free(input, TRUE);
+    for (size_t i = 0; i < n; i++)
+        g_free(lines[i]);
+    g_free(bad_hand);
+    cb_json_free(base);
     cb_engine_free(e);
     g_free(cfg);
 }
@@ -588,14 +722,86 @@ static void test_botzone_record(void **state)
     g_free(cfg);
 }
 
+/* Botzone input that is not JSON ends serve (status 1) with a message that says what is wrong
+ * and where, in stdin's line numbers; "incomplete" only when the input ends inside a value
+ * still open. In keep-running mode a garbage line stops it at once, not at end of input (the
+ * requests after it are not swallowed as part of one value). A record may span lines, and a
+ * line of blanks is skipped like an empty one. */
+static void test_botzone_bad_input(void **state)
+{
+    (void)state;
+    char *cfg = cbt_conf_raw(F, "[shim]\nfallback = h\n[game]\nrules = ddz\n[strategy.h]\nplugin = heuristic\n"
+                                "[seats]\n0 = h\n1 = h\n2 = h\n");
+    const char *record = "{\"requests\":[{\"own\":[0,1,2,4,5,6,8,9,12,13,16,20,24,28,32,36,40],\"bid\":[]}],"
+                         "\"responses\":[]}";
+    char *trailing_comma = g_strdup_printf("%s,\n", record);
+    const struct {
+        const char *input;
+        bool keep;
+        int status;
+        const char *says;   /* on stderr */
+        int answers;        /* {"response":...} lines on stdout */
+    } cases[] = {
+        {"not json\n", false, 1, "cardbot serve: input: not JSON at line 1 column ", 0},
+        {trailing_comma, false, 1, "cardbot serve: input: not JSON at line 1 column ", 0},
+        {"{\"requests\":[{\"own\":[0,1,2],\n", false, 1,
+         "cardbot serve: input: incomplete JSON at end of input: the value from line 1 on has 3 unclosed brackets", 0},
+        {"{\"requests\":[{\"own\":[0,1,\n\n2,\"bid", false, 1,
+         "cardbot serve: input: incomplete JSON at end of input: the value from line 1 on ends inside a string", 0},
+        /* keep-running: a record over three lines, answered; then garbage on line 4 */
+        {"{\"requests\":[{\"own\":[0,1,2,4,5,6,8,9,12,13,16,20,24,28,32,36,40],\n\"bid\":[]}],\n\"responses\":[]}\n"
+         "garbage\n{\"bid\":[]}\n",
+         true, 1, "cardbot serve: input: not JSON at line 4 column ", 1},
+        /* blanks before the record: skipped */
+        {" \t \n", false, 0, NULL, 0},
+    };
+    char *cmd = cardbot_path();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *argv[] = {cmd, "serve", "--config", cfg, "--strategy", "h", "--protocol", "botzone",
+                        cases[i].keep ? NULL : "--no-keep-running", NULL};
+        char *input = cases[i].says ? g_strdup(cases[i].input) : g_strdup_printf("%s%s\n", cases[i].input, record);
+        int ws;
+        char *err = NULL;
+        char *out = run_full(argv, input, strlen(input), &ws, &err);
+        print_message("case %zu: status %d, stderr: %s", i, WIFEXITED(ws) ? WEXITSTATUS(ws) : -1, err[0] ? err : "\n");
+        if (!WIFEXITED(ws) || WEXITSTATUS(ws) != cases[i].status)
+            fail_msg("case %zu: exit status %d, expected %d", i, ws, cases[i].status);
+        if (cases[i].says) {
+            if (!g_str_has_prefix(err, cases[i].says))
+                fail_msg("case %zu: stderr %s, expected it to start %s", i, err, cases[i].says);
+            assert_true(g_str_has_suffix(err, "\n") && strchr(err, '\n')[1] == '\0'); /* one line: the reason */
+            assert_null(strstr(err, "<data>"));
+            if (!strstr(cases[i].says, "incomplete"))
+                assert_null(strstr(err, "incomplete"));
+        } else {
+            assert_string_equal(err, "");
+        }
+        int answers = 0;
+        for (const char *l = out; (l = strstr(l, "{\"response\":")); l++)
+            answers++;
+        if (answers != (cases[i].says ? cases[i].answers : 1))
+            fail_msg("case %zu: %d answers on stdout:\n%s", i, answers, out);
+        if (cases[i].keep) /* the answer, its keep-running line, and nothing for what came after */
+            assert_true(g_str_has_suffix(out, "}\n>>>BOTZONE_REQUEST_KEEP_RUNNING<<<\n"));
+        g_free(out);
+        g_free(err);
+        g_free(input);
+    }
+    g_free(cmd);
+    g_free(trailing_comma);
+    g_free(cfg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_serve_pdk),
         cmocka_unit_test(test_serve_ddz),
         cmocka_unit_test(test_serve_wrong_rules),
+        cmocka_unit_test(test_serve_error_ids),
         cmocka_unit_test(test_botzone_games),
         cmocka_unit_test(test_botzone_record),
+        cmocka_unit_test(test_botzone_bad_input),
     };
     return cmocka_run_group_tests(tests, setup, cbt_shimfix_teardown);
 }

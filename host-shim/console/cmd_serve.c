@@ -10,7 +10,8 @@
  * one line, decided through the shim exactly as a C host's cb_decide_bid / cb_decide_play would
  * (same config, same checks, same fallback: an answer the fallback gave carries
  * "fallback":"illegal" etc.); a line that cannot be served is answered {"error":"..."} naming
- * the member, and the next line is read. End of input ends the command (exit 0). So
+ * the member (with the line's "id" when it is a JSON object that has a usable one, as every
+ * answer has), and the next line is read. End of input ends the command (exit 0). So
  * `plugin = exec` with `command = cardbot serve ...` seats a strategy of one config at the
  * table of another.
  *
@@ -26,6 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <json-glib/json-glib.h>
 
 #include "cardbot/game.h"
 #include "cardbot/json.h"
@@ -68,13 +71,35 @@ static const char *fallback_name(int code)
     }
 }
 
+/* The "id" of a line the codec refused: the member when the line is a JSON object with a usable
+ * one (an integer >= 0, as cb_json_request_parse reads it), else -1. A host pairs answers with
+ * requests by id and skips an answer without its request's id as stale (README "Bots in any
+ * language"), so an error must carry the id as every other answer does; the codec returns no
+ * request when it refuses one, so the id is read here, on that path only. Lines over the
+ * codec's CB_JSON_MAX_LINE stay unread, as the codec leaves them. */
+static int64_t refused_id(const char *line, size_t len)
+{
+    if (len > CB_JSON_MAX_LINE)
+        return -1;
+    JsonParser *p = json_parser_new();
+    int64_t id = -1;
+    if (json_parser_load_from_data(p, line, (gssize)len, NULL)) {
+        JsonNode *root = json_parser_get_root(p);
+        JsonNode *n = root && JSON_NODE_HOLDS_OBJECT(root) ? json_object_get_member(json_node_get_object(root), "id") : NULL;
+        if (n && JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_INT64 && json_node_get_int(n) >= 0)
+            id = json_node_get_int(n);
+    }
+    g_object_unref(p);
+    return id;
+}
+
 /* The answer line to one cardbot-1 line (hello, request, or garbage). */
 static char *answer_cardbot(cb_serve *s, const char *line, size_t len)
 {
     char err[400];
     cb_json_request *q = cb_json_request_parse(line, len, err, sizeof err);
     if (!q)
-        return cb_json_error_format(err, -1);
+        return cb_json_error_format(err, refused_id(line, len));
     int64_t id = cb_json_request_id(q);
     char *ans;
     if (cb_json_request_kind(q) == CB_JSON_HELLO) {

@@ -80,7 +80,7 @@ int cb_json_hello_answer_parse(const char *line, size_t len, char *name, size_t 
  * names the hand's cards; a card the hand does not hold is kept as written (the shim then
  * refuses the play as not in hand). *id gets "id" (-1 when absent; may be NULL). Returns 0,
  * or -1 with the member named in err ("play: bad card character 'Z' at position 3",
- * "bid: missing", "(line): not JSON: ..."). */
+ * "bid: missing", "(line): not JSON at line 1 column 7: ..."). */
 int cb_json_answer_parse(const char *line, size_t len, const cb_view *v, cb_decision *out,
                          int64_t *id, char *err, size_t errlen);
 

@@ -228,6 +228,7 @@ with tempfile.TemporaryDirectory(prefix="cb-replay-text-") as tmp:
     refused("a missing file", "nothing.jsonl: No such file", os.path.join(tmp, "nothing.jsonl"))
     refused("a game the file does not hold", r"--game 4: not in .* \(it holds 3 games\)", src, "--game", "4")
     refused("a negative game number", r"--game -1: games are numbered from 1", src, "--game", "-1")
+    refused("game 0", r"--game 0: games are numbered from 1", src, "--game", "0")
     refused("an unknown option", "Unknown option", src, "--bogus")
     refused("no FILE", "missing FILE", )
     refused("two FILEs", "one FILE at a time", src, src)

@@ -45,7 +45,7 @@ static int write_html(const cb_replay *rp, guint first, guint n, const char *out
 
 int cb_cmd_replay(int argc, char **argv)
 {
-    gint game = 0;
+    gint game = G_MININT; /* not given: the file's first game */
     gboolean html = FALSE, ascii = FALSE;
     char *out = NULL;
     GOptionEntry entries[] = {
@@ -80,10 +80,12 @@ int cb_cmd_replay(int argc, char **argv)
         cb_cli_error(CMD, "one FILE at a time (unexpected '%s')", argv[2]);
         goto done;
     }
-    if (game < 0) {
+    if (game != G_MININT && game < 1) {
         cb_cli_error(CMD, "--game %d: games are numbered from 1", game);
         goto done;
     }
+    if (game == G_MININT)
+        game = 0; /* below, 0: no game chosen */
     if (out && !html) {
         cb_cli_error(CMD, "-o OUT writes a page: give --html too");
         goto done;

@@ -542,6 +542,91 @@ static void test_iterations_by_side(void **state)
     cbt_player_free(P);
 }
 
+/* ---- the explanation: whole clauses only ---- */
+
+/* s matches pat: '#' one or more digits, '9' one digit, anything else itself. */
+static bool fits(const char *pat, const char *s)
+{
+    for (; *pat; pat++) {
+        if (*pat == '#') {
+            if (*s < '0' || *s > '9')
+                return false;
+            while (*s >= '0' && *s <= '9')
+                s++;
+        } else if (*pat == '9') {
+            if (*s < '0' || *s > '9')
+                return false;
+            s++;
+        } else if (*s++ != *pat) {
+            return false;
+        }
+    }
+    return *s == 0;
+}
+
+/* Every clause of an ismcts explanation whole: each key's value in its full format. The
+ * explanation (cb_decision.explain, 112 bytes) is often too short for every clause, and one
+ * that does not fit must be left out, not cut ("mu=0.4"). */
+static bool explain_whole(const char *text)
+{
+    static const struct { const char *key, *pat; } form[] = {
+        {"v", "9.99"}, {"n", "#"}, {"it", "#"}, {"worlds", "#"}, {"exact", "#"}, {"cand", "#/#"},
+        {"kept", "#/#"}, {"ess", "#"}, {"miss", "#/#"}, {"best", "#"}, {"r", "#/#"}, {"mu", "9.99/9.99"},
+        {"beta", "9.99"},
+    };
+    char copy[sizeof ((cb_decision *)0)->explain + 1], *save = NULL;
+    snprintf(copy, sizeof copy, "%s", text);
+    char *t = strtok_r(copy, " ", &save);
+    bool ok = t && strcmp(t, "ismcts") == 0;
+    while (ok && (t = strtok_r(NULL, " ", &save))) {
+        char *eq = strchr(t, '=');
+        if (!eq) { /* the time, and words */
+            ok = fits("#.9ms", t) || strcmp(t, "cut") == 0 || strcmp(t, "bomb") == 0 || strcmp(t, "solved") == 0;
+            continue;
+        }
+        *eq = 0;
+        ok = false;
+        for (size_t k = 0; k < sizeof form / sizeof form[0]; k++)
+            if (strcmp(t, form[k].key) == 0)
+                ok = fits(form[k].pat, eq + 1) || (strcmp(t, "v") == 0 && strcmp(eq + 1, "nan") == 0);
+    }
+    return ok;
+}
+
+static void test_explain_whole_clauses(void **state)
+{
+    const cbt_bot_plugin *a = *state;
+    cbt_player *P = cbt_player_new(a, cbt_seed(85));
+    assert_int_equal(cb_rules_preset("pdk16", &P->r), 0);
+    cb_param prm[2] = {{"iterations", "300"}, {"belief_worlds", "100"}};
+    void *inst = cbt_ism_make(a, prm, 2);
+    assert_non_null(inst);
+    int searched = 0, full = 0;
+    for (int deal = 0; deal < 8; deal++) {
+        cbt_player_start(P, -1);
+        while (P->g.winner < 0) {
+            cb_view v;
+            cb_deal_view(&P->g, NULL, cbt_rng_next(&P->rng), &v);
+            v.budget_ms = 0;
+            cb_decision d;
+            cbt_dec_init(&d);
+            assert_int_equal(a->bot->decide_play(inst, &v, &d), 0);
+            if (strncmp(d.explain, "ismcts v=", 9) == 0) {
+                searched++;
+                /* the fitted model's clauses did not all fit: the bound was met */
+                full += strstr(d.explain, " r=") && !strstr(d.explain, " mu=");
+                if (!explain_whole(d.explain))
+                    fail_msg("a clause cut: \"%s\"", d.explain);
+            }
+            cbt_player_step(P, false);
+        }
+    }
+    print_message("%d searched decisions, %d with a clause left out\n", searched, full);
+    assert_true(searched >= 20 && full >= 3);
+    a->bot->destroy(inst);
+    cbt_player_free(P);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -551,6 +636,7 @@ int main(void)
         cmocka_unit_test(test_inference),
         cmocka_unit_test(test_belief_uniform),
         cmocka_unit_test(test_iterations_by_side),
+        cmocka_unit_test(test_explain_whole_clauses),
     };
     return cmocka_run_group_tests(tests, cbt_ism_setup, cbt_plugin_teardown);
 }

@@ -3,6 +3,7 @@
  * belief pool, the exact endgame, the search, and the answer. Each part is a function below;
  * is_play reads as the list of them. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,6 +244,21 @@ static const cb_move *try_endgame(is_inst *m, const cb_situ *s, is_setup *S, int
     return &m->moves[IS_ENDGAME_SLOT];
 }
 
+/* Append one clause to d->explain at *len if the whole of it fits (with its NUL), else
+ * nothing: a clause that does not fit is left out whole, never cut mid-number. */
+__attribute__((format(printf, 3, 4))) static void explain_add(cb_decision *d, int *len, const char *fmt, ...)
+{
+    char clause[64];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(clause, sizeof clause, fmt, ap);
+    va_end(ap);
+    if (*len < 0 || n < 0 || (size_t)n >= sizeof clause || (size_t)(*len + n) >= sizeof d->explain)
+        return;
+    memcpy(d->explain + *len, clause, (size_t)n + 1);
+    *len += n;
+}
+
 /* The search over the root candidates. Returns the play most threads' halving kept, then the
  * most visited, then the best mean (one thread: the play its halving kept; the UCB root: the
  * most visited), with its figures in d; NULL with the reason in err when no world consistent
@@ -289,25 +305,23 @@ static const cb_move *search_play(is_inst *m, const is_setup *S, int threads, in
                        *value, (unsigned long long)m->visits[best], (unsigned long long)iters,
                        (unsigned long long)worlds, (unsigned long long)solved, (double)(cb_now_ns() - t0) / 1e6,
                        nroot, nmoves);
+    /* the clauses below go in whole or not at all (explain_add) */
     /* sequential halving: how many of the threads kept the chosen play */
-    if (votes > 0 && len > 0 && (size_t)len < sizeof d->explain)
-        len += snprintf(d->explain + len, sizeof d->explain - (size_t)len, " kept=%d/%d", m->kept[best], threads);
+    if (votes > 0)
+        explain_add(d, &len, " kept=%d/%d", m->kept[best], threads);
     /* inference: the pool's effective size and the best world's unexplained choices */
-    if (S->belief && len > 0 && (size_t)len < sizeof d->explain)
-        len += snprintf(d->explain + len, sizeof d->explain - (size_t)len, " ess=%.0f miss=%d/%d best=%d%s",
-                        S->belief->ess, S->belief->min_mismatch, S->belief->decisions, explained,
-                        S->belief->cut ? " cut" : "");
+    if (S->belief)
+        explain_add(d, &len, " ess=%.0f miss=%d/%d best=%d%s", S->belief->ess, S->belief->min_mismatch,
+                    S->belief->decisions, explained, S->belief->cut ? " cut" : "");
     /* mix: the rule model's posterior share per seat in percent (its mu: S->belief->mu_rule), before
      * the mu (the text is short) */
-    if (S->belief && S->belief->fit && S->belief->rule_model && len > 0 && (size_t)len < sizeof d->explain)
-        len += snprintf(d->explain + len, sizeof d->explain - (size_t)len, " r=%.0f/%.0f", 100 * S->belief->p_rule[0],
-                        100 * S->belief->p_rule[1]);
+    if (S->belief && S->belief->fit && S->belief->rule_model)
+        explain_add(d, &len, " r=%.0f/%.0f", 100 * S->belief->p_rule[0], 100 * S->belief->p_rule[1]);
     /* the fitted model: mu of the seat after me / before me (0: weighed alike) */
-    if (S->belief && S->belief->fit && S->belief->chains == 0 && len > 0 && (size_t)len < sizeof d->explain)
-        len += snprintf(d->explain + len, sizeof d->explain - (size_t)len, " mu=%.2f/%.2f", S->belief->mu[0],
-                        S->belief->mu[1]);
-    if (S->belief && S->belief->fit && S->belief->beta < 1 && len > 0 && (size_t)len < sizeof d->explain)
-        snprintf(d->explain + len, sizeof d->explain - (size_t)len, " beta=%.2f", S->belief->beta);
+    if (S->belief && S->belief->fit && S->belief->chains == 0)
+        explain_add(d, &len, " mu=%.2f/%.2f", S->belief->mu[0], S->belief->mu[1]);
+    if (S->belief && S->belief->fit && S->belief->beta < 1)
+        explain_add(d, &len, " beta=%.2f", S->belief->beta);
     return &m->moves[best];
 }
 

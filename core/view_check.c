@@ -50,7 +50,8 @@ static int check_bids(const cb_rules *r, const cb_view *v, bidding *out, char *e
         return 0;
     }
     if (v->first_bidder < 0 || v->first_bidder > 2)
-        return bad(err, errlen, "first_bidder: %d is not a seat", v->first_bidder);
+        return bad(err, errlen, "first_bidder: %d is not a seat%s", v->first_bidder,
+                   ddz ? "" : " (these rules have 包庄, asked from first_seat: first_bidder is first_seat)");
     if (!ddz && v->first_bidder != v->first_seat)
         return bad(err, errlen, "first_bidder: %d, but 包庄 is asked from first_seat %d", v->first_bidder, v->first_seat);
 

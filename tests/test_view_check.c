@@ -120,6 +120,10 @@ static void test_counts_and_hand(void **s)
     v.table = cb_engine_hand(f.e, (v.seat + 1) % 3) & -cb_engine_hand(f.e, (v.seat + 1) % 3);
     v.table_seat = (v.seat + 2) % 3;
     refused(&f, &v, "table");
+    /* no first bidder under 包庄 rules: the reason says why a seat is needed */
+    v = f.v;
+    v.first_bidder = -1;
+    refused(&f, &v, "first_bidder: -1 is not a seat (these rules have 包庄, asked from first_seat");
     done(&f);
 
     /* PDK: the first play holds the spade 3 */

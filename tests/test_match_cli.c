@@ -833,6 +833,18 @@ static void test_attached_short_values(void **s)
     }
     REFUSED("cardbot match: Cannot parse integer value \u201cx\u201d for -j (try cardbot match --help)\n", "match",
             "--config", pdk, "-jx");
+    /* the value of the option before is never split: --seed -s5 gives --seed the text -s5 */
+    REFUSED("cardbot match: Cannot parse integer value \u201c-s5\u201d for --seed (try cardbot match --help)\n",
+            "match", "--config", pdk, "--seed", "-s5");
+    /* the rules tools' shared options too: -rddz is --rules ddz */
+    char *c1, *c2, *x1, *x2;
+    assert_int_equal(cbt_cardbot(&c1, &x1, "classify", "-rddz", "-fmust_beat=false", "33344", NULL), 0);
+    assert_int_equal(cbt_cardbot(&c2, &x2, "classify", "--rules", "ddz", "--flag", "must_beat=false", "33344", NULL), 0);
+    assert_string_equal(c1, c2);
+    g_free(c1);
+    g_free(c2);
+    g_free(x1);
+    g_free(x2);
     char *out, *err;
     assert_int_equal(cbt_cardbot(&out, &err, "replay", "--", "-g2", NULL), 2);
     if (!strstr(err, "'-g2'")) {

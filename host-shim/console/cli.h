@@ -93,6 +93,9 @@ typedef struct cb_cli_rules_opt {
 } cb_cli_rules_opt;
 /* Add --rules and --flag to ctx's main group, storing into o. */
 void cb_cli_add_rules_options(GOptionContext *ctx, cb_cli_rules_opt *o);
+/* The entries cb_cli_add_rules_options adds (--rules, --flag, then the terminator), bound to
+ * o: cb_cli_parse must see them too for their short forms to take attached values. */
+void cb_cli_rules_entries(cb_cli_rules_opt *o, GOptionEntry out[3]);
 /* Resolve o into *out. Returns 0, or prints the problem and returns CB_CLI_EXIT_USAGE. */
 int cb_cli_rules_resolve(const char *cmd, const cb_cli_rules_opt *o, cb_rules *out);
 void cb_cli_rules_opt_free(cb_cli_rules_opt *o);

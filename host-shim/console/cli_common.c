@@ -25,22 +25,30 @@ void cb_cli_error(const char *cmd, const char *fmt, ...)
     fputc('\n', stderr);
 }
 
-void cb_cli_add_rules_options(GOptionContext *ctx, cb_cli_rules_opt *o)
+void cb_cli_rules_entries(cb_cli_rules_opt *o, GOptionEntry out[3])
 {
-    const GOptionEntry entries[] = {
+    const GOptionEntry entries[3] = {
         {"rules", 'r', 0, G_OPTION_ARG_STRING, &o->rules,
          "Rule preset: pdk16 pdk15 guanpai ddz noip2015", "R"},
         {"flag", 'f', 0, G_OPTION_ARG_STRING_ARRAY, &o->flags,
          "Override one rule flag (repeatable), e.g. must_beat=false", "KEY=VALUE"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
+    memcpy(out, entries, sizeof entries);
+}
+
+void cb_cli_add_rules_options(GOptionContext *ctx, cb_cli_rules_opt *o)
+{
+    GOptionEntry entries[3];
+    cb_cli_rules_entries(o, entries);
     g_option_context_add_main_entries(ctx, entries, NULL);
 
     GString *desc = g_string_new("Flags (--flag KEY=VALUE):");
     for (int i = 0; cb_rules_keys[i]; i++)
         g_string_append_printf(desc, " %s", cb_rules_keys[i]);
     g_string_append(desc, "\n(a flag the preset's game does not use takes only the preset's own value)");
-    g_string_append(desc, "\nCards: ranks 3456789TJQKA2XD (T or 10), optional suit s h c d, e.g. 33344 or 3s3h4d.");
+    g_string_append(desc, "\nCards: ranks 3456789TJQKA2XD (T or 10), optional suit s h c d or \xe2\x99\xa0 \xe2\x99\xa5 "
+                          "\xe2\x99\xa3 \xe2\x99\xa6, e.g. 33344 or 3s3h4d.");
     g_option_context_set_description(ctx, desc->str);
     g_string_free(desc, TRUE);
 }
@@ -88,32 +96,60 @@ void cb_cli_rules_opt_free(cb_cli_rules_opt *o)
     o->flags = NULL;
 }
 
+/* Whether the entry takes a value. */
+static bool takes_value(const GOptionEntry *e)
+{
+    return e->arg != G_OPTION_ARG_NONE && !(e->flags & G_OPTION_FLAG_NO_ARG);
+}
+
 /* The entry whose short name is c and which takes a value, or NULL. */
 static const GOptionEntry *short_with_value(const GOptionEntry *entries, char c)
 {
     for (const GOptionEntry *e = entries; e && e->long_name; e++)
-        if (e->short_name == c && e->arg != G_OPTION_ARG_NONE && !(e->flags & G_OPTION_FLAG_NO_ARG))
+        if (e->short_name == c && takes_value(e))
             return e;
     return NULL;
 }
 
+/* Whether the argument a leaves its option's value to the next argument: "--name" of an
+ * option that takes one (not "--name=value"), or "-X" of one. */
+static bool value_follows(const GOptionEntry *entries, const char *a)
+{
+    if (a[0] != '-' || !a[1])
+        return false;
+    if (a[1] == '-') {
+        if (strchr(a, '='))
+            return false;
+        for (const GOptionEntry *e = entries; e && e->long_name; e++)
+            if (strcmp(e->long_name, a + 2) == 0)
+                return takes_value(e);
+        return false;
+    }
+    return !a[2] && short_with_value(entries, a[1]);
+}
+
 int cb_cli_parse(const char *cmd, GOptionContext *ctx, const GOptionEntry *entries, int *argc, char ***argv)
 {
-    /* the arguments with every "-Xvalue" split into "-X" "value" (up to a "--"); the pieces
-     * are ours, the rest the caller's */
+    /* the arguments with every "-Xvalue" split into "-X" "value" (up to a "--"; never the
+     * value of the option before it: --config -cfg.ini names a file); the pieces are ours,
+     * the rest the caller's */
     GPtrArray *args = g_ptr_array_new(), *ours = g_ptr_array_new_with_free_func(g_free);
-    bool rest = false;
+    bool rest = false, is_value = false;
     for (int i = 0; i < *argc; i++) {
         char *a = (*argv)[i];
-        rest = rest || (i > 0 && strcmp(a, "--") == 0);
-        if (i > 0 && !rest && a[0] == '-' && a[1] && a[1] != '-' && a[2] && short_with_value(entries, a[1])) {
-            char *flag = g_strndup(a, 2), *value = g_strdup(a + 2);
+        bool value = is_value;
+        is_value = false;
+        rest = rest || (i > 0 && !value && strcmp(a, "--") == 0);
+        if (i > 0 && !rest && !value && a[0] == '-' && a[1] && a[1] != '-' && a[2] &&
+            short_with_value(entries, a[1])) {
+            char *flag = g_strndup(a, 2), *val = g_strdup(a + 2);
             g_ptr_array_add(ours, flag);
-            g_ptr_array_add(ours, value);
+            g_ptr_array_add(ours, val);
             g_ptr_array_add(args, flag);
-            g_ptr_array_add(args, value);
+            g_ptr_array_add(args, val);
         } else {
             g_ptr_array_add(args, a);
+            is_value = i > 0 && !rest && !value && value_follows(entries, a);
         }
     }
     int n = (int)args->len;

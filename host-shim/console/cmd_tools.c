@@ -40,7 +40,15 @@ static int tool_args(const char *cmd, const char *summary, const GOptionEntry *e
     if (entries)
         g_option_context_add_main_entries(ctx, entries, NULL);
     cb_cli_add_rules_options(ctx, &ro);
-    int rc = cb_cli_parse(cmd, ctx, entries, argc, argv);
+    /* every entry the context has, for cb_cli_parse's attached short values (-rddz) */
+    GArray *all = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));
+    for (const GOptionEntry *e = entries; e && e->long_name; e++)
+        g_array_append_val(all, *e);
+    GOptionEntry rules[3];
+    cb_cli_rules_entries(&ro, rules);
+    g_array_append_vals(all, rules, 2);
+    int rc = cb_cli_parse(cmd, ctx, (const GOptionEntry *)(void *)all->data, argc, argv);
+    g_array_free(all, TRUE);
     if (rc == 0)
         rc = cb_cli_rules_resolve(cmd, &ro, r);
     cb_cli_rules_opt_free(&ro);

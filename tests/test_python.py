@@ -356,6 +356,7 @@ class TestEngine(unittest.TestCase):
             with self.assertRaises(cardbot.IllegalActionError) as cm:
                 e.play("33")  # text too: the bidding is why, not the cards
             self.assertIn("bidding", cm.exception.reason)
+            self.assertIn("play '33'", cm.exception.reason)
         with self._pdk_in_play(5) as e:
             seat = e.turn
             hand = e.hand(seat)
@@ -388,6 +389,10 @@ class TestEngine(unittest.TestCase):
                 e.play("3s Z")
             self.assertIn("not cards of this game", cm.exception.reason)
             self.assertIn("'Z' at position 4", cm.exception.reason)
+            with self.assertRaises(cardbot.IllegalActionError) as cm:
+                e.play("3: Z")  # the text's own ": " does not garble the reason
+            self.assertIn("not cards of this game: bad card character ':' at position 2",
+                          cm.exception.reason)
             missing = cards.format(other & -other, True)
             with self.assertRaises(cardbot.IllegalActionError) as cm:
                 e.play(missing)

@@ -71,14 +71,17 @@ def count(k, rank):
 
 def parse(text, deck=FULL_DECK):
     """Text ("33344", "3s3h4d", "10 J Q") -> cards of deck. A rank without a suit takes the
-    lowest free suit of that rank in deck. ValueError with the library's message on bad text."""
+    lowest free suit of that rank in deck. ValueError with the library's message on bad text
+    (also alone in its .reason)."""
     if not isinstance(text, str):
         raise TypeError("cards text must be str, not %s" % type(text).__name__)
     lib = _lib.core()
     out = _lib.cb_cards()
     err = _lib.errbuf()
     if lib.cb_cards_parse(text.encode(), deck, ctypes.byref(out), err, _lib.ERRLEN) != 0:
-        raise ValueError("cards %r: %s" % (text, _lib.text(err)))
+        ex = ValueError("cards %r: %s" % (text, _lib.text(err)))
+        ex.reason = _lib.text(err)  # the library's words alone, for a caller's own message
+        raise ex
     return out.value
 
 

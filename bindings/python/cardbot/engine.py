@@ -215,8 +215,12 @@ class Engine(_lib.Handle):
         if isinstance(cards, str):
             text = cards
             if self.phase != PHASE_PLAY:
-                cards = 0  # the engine says why no play is taken now (bidding, game over)
-            elif text.strip().lower() in ("", "pass"):
+                # the engine says why no play is taken now (bidding, game over)
+                err = _lib.errbuf()
+                if self._lib.cb_engine_play(e, 0, err, _lib.ERRLEN) != 0:
+                    raise _lib.IllegalActionError("play %r: %s" % (text, _lib.text(err)))
+                raise _lib.CardbotError("play %r: the engine took a pass outside the play" % text)
+            if text.strip().lower() in ("", "pass"):
                 cards = 0
             else:
                 cards = self._cards_from_hand(text)
@@ -231,7 +235,7 @@ class Engine(_lib.Handle):
             _cards.parse(text, self._rules.deck)
         except ValueError as ex:
             raise _lib.IllegalActionError("play %r: not cards of this game: %s"
-                                          % (text, str(ex).split(": ", 1)[-1])) from None
+                                          % (text, getattr(ex, "reason", ex))) from None
         turn = self.turn
         hand = self.hand(turn)
         try:

@@ -385,6 +385,21 @@ static int get_int(JsonObject *o, const char *path, const char *key, int64_t lo,
     return 0;
 }
 
+int64_t cb_json_line_id(const char *line, size_t len)
+{
+    char err[8];
+    JsonObject *o = NULL;
+    JsonParser *p = parse_object(line, len, &o, err, sizeof err);
+    if (!p)
+        return -1;
+    int64_t id = -1;
+    bool present = false;
+    if (get_int(o, "", "id", 0, INT64_MAX, &id, &present, err, sizeof err) != 0 || !present)
+        id = -1;
+    g_object_unref(p);
+    return id;
+}
+
 static int get_i32(JsonObject *o, const char *path, const char *key, int64_t lo, int64_t hi, int32_t *v,
                    char *err, size_t errlen)
 {

@@ -284,11 +284,22 @@ static void test_malformed_requests(void **state)
         {"{\"type\"", "[{\"type\"", "(line): not"},
         {"\"type\":\"play\",", "\"type\":\"play\",\n", "(line): a line break"},
     };
+    /* the sample's id is 3: every refused line that is still one JSON object with a usable id
+     * gives it to cb_json_line_id (for its error answer), the others -1 */
+    assert_non_null(strstr(line, "\"id\":3"));
+    assert_true(cb_json_line_id(line, strlen(line)) == 3);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *bad = mutate(line, cases[i].from, cases[i].to);
         refused(bad, cases[i].want);
+        int64_t want_id = strncmp(cases[i].want, "(line)", 6) == 0 || strncmp(cases[i].want, "id:", 3) == 0 ? -1 : 3;
+        if (cb_json_line_id(bad, strlen(bad)) != want_id)
+            fail_msg("case %zu (%s): cb_json_line_id %lld, want %lld", i, cases[i].want,
+                     (long long)cb_json_line_id(bad, strlen(bad)), (long long)want_id);
         g_free(bad);
     }
+    assert_true(cb_json_line_id("{\"id\":\"13\"}", 11) == -1);
+    assert_true(cb_json_line_id("{\"id\":12}", 9) == 12);
+    assert_true(cb_json_line_id(NULL, 0) == -1);
     refused("", "(line): not");
     refused("null", "(line): not a JSON object");
     refused("{\"type\":\"hello\"}", "protocol: missing");

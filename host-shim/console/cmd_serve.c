@@ -28,8 +28,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <json-glib/json-glib.h>
-
 #include "cardbot/game.h"
 #include "cardbot/json.h"
 #include "cli.h"
@@ -71,35 +69,13 @@ static const char *fallback_name(int code)
     }
 }
 
-/* The "id" of a line the codec refused: the member when the line is a JSON object with a usable
- * one (an integer >= 0, as cb_json_request_parse reads it), else -1. A host pairs answers with
- * requests by id and skips an answer without its request's id as stale (README "Bots in any
- * language"), so an error must carry the id as every other answer does; the codec returns no
- * request when it refuses one, so the id is read here, on that path only. Lines over the
- * codec's CB_JSON_MAX_LINE stay unread, as the codec leaves them. */
-static int64_t refused_id(const char *line, size_t len)
-{
-    if (len > CB_JSON_MAX_LINE)
-        return -1;
-    JsonParser *p = json_parser_new();
-    int64_t id = -1;
-    if (json_parser_load_from_data(p, line, (gssize)len, NULL)) {
-        JsonNode *root = json_parser_get_root(p);
-        JsonNode *n = root && JSON_NODE_HOLDS_OBJECT(root) ? json_object_get_member(json_node_get_object(root), "id") : NULL;
-        if (n && JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_INT64 && json_node_get_int(n) >= 0)
-            id = json_node_get_int(n);
-    }
-    g_object_unref(p);
-    return id;
-}
-
 /* The answer line to one cardbot-1 line (hello, request, or garbage). */
 static char *answer_cardbot(cb_serve *s, const char *line, size_t len)
 {
     char err[400];
     cb_json_request *q = cb_json_request_parse(line, len, err, sizeof err);
     if (!q)
-        return cb_json_error_format(err, refused_id(line, len));
+        return cb_json_error_format(err, cb_json_line_id(line, len)); /* errors carry the id too */
     int64_t id = cb_json_request_id(q);
     char *ans;
     if (cb_json_request_kind(q) == CB_JSON_HELLO) {

@@ -73,9 +73,9 @@ int cb_cards_pick(cb_cards from, cb_counts k, cb_cards *out);
 
 /* Parse text into cards of `deck`. Accepted: ranks "3456789TJQKA2XD" (also lower case, and
  * "10" for T), each optionally followed by a suit letter s h c d or its symbol ♠ ♥ ♣ ♦
- * (UTF-8, as replays show them); spaces, commas and "[]" are separators. A rank
- * without a suit takes the lowest free suit of that rank in the deck after all suited cards
- * are placed. Errors (return -1, message in err): an unknown character (quoted whole, at its
+ * (UTF-8, as replays show them; the symbols since 1.3.0); spaces, commas and "[]" are
+ * separators. A rank without a suit takes the lowest free suit of that rank in the deck after
+ * all suited cards are placed. Errors (return -1, message in err): an unknown character (quoted whole, at its
  * position counted in characters from 1), a duplicate card, a card not in the deck, more
  * cards of a rank than the deck has. err may be NULL. */
 int cb_cards_parse(const char *text, cb_cards deck, cb_cards *out, char *err, size_t errlen);

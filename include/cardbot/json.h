@@ -96,7 +96,7 @@ cb_json_request *cb_json_request_parse(const char *line, size_t len, char *err, 
 void cb_json_request_free(cb_json_request *q);
 int cb_json_request_kind(const cb_json_request *q);      /* CB_JSON_* */
 int64_t cb_json_request_id(const cb_json_request *q);    /* "id", -1 when absent */
-/* The "id" of a line as cb_json_request_parse reads it (an integer 0..INT64_MAX of a JSON
+/* (1.3.0) The "id" of a line as cb_json_request_parse reads it (an integer 0..INT64_MAX of a JSON
  * object on one line of at most CB_JSON_MAX_LINE bytes), whether or not the rest of the line is
  * a request it accepts; -1 when there is none. For the error answer to a refused line: a host
  * pairs answers with requests by id. */

@@ -83,7 +83,8 @@ echo "   PDK inference (A) against none (B), paired per deal, 95% intervals:"
 python3 bench/paired.py --header --label "   PDK" --strategy ismcts --strategy-b ismcts_nobelief \
   "$tmpd/pdk.jsonl" "$tmpd/nobelief.jsonl" | sed 's/^/   /'
 echo "   PDK $PDK_T"
-printf '   PDK 包庄 declared    %6s%%  of its games; won %s%% of them (target >= 60%%)\n' "$BAO" "$BAOWIN"
+if [ "$BAOWIN" = "-" ]; then BAOWIN_TEXT="none declared"; else BAOWIN_TEXT="won $BAOWIN% of them"; fi
+printf '   PDK 包庄 declared    %6s%%  of its games; %s (target >= 60%%)\n' "$BAO" "$BAOWIN_TEXT"
 printf '   DDZ as landlord      %6s%%  %s   (%s games)\n' "$LL_WIN" "$LL_CI" "$DDZ_GAMES"
 printf '   DDZ as farmers       %6s%%  %s   (%s games)\n' "$FA_WIN" "$FA_CI" "$DDZ_GAMES"
 printf '   DDZ combined         %6s    (mean of the two; target >= 0.78)\n' "$COMBINED"

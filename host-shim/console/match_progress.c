@@ -110,12 +110,16 @@ static GString *progress_text(const cb_match_progress *p, const cb_match_stats *
 {
     GString *g = g_string_new(NULL);
     g_string_append_printf(g, "progress %ld/%ld games", p->done, p->c.total);
+    /* a tournament may field more strategies than a line holds: the first 8, then how many
+     * more (the summaries name them all) */
     cb_match_row rows[8];
     int n = cb_match_stats_rows(st, rows, 8);
     for (int k = 0; k < n && k < 8; k++)
         g_string_append_printf(g, "%s %s win %.1f%% [%.1f%%, %.1f%%] pts %+.2f [%+.2f, %+.2f]", k ? "," : ":",
                                rows[k].name, 100 * rows[k].win, 100 * rows[k].win_lo, 100 * rows[k].win_hi,
                                rows[k].pts, rows[k].pts_lo, rows[k].pts_hi);
+    if (n > 8)
+        g_string_append_printf(g, ", and %d more", n - 8);
     double rate = elapsed > 0 ? p->done / elapsed : 0;
     char eta[32];
     fmt_duration(eta, sizeof eta, rate > 0 ? (p->c.total - p->done) / rate : 0);

@@ -320,6 +320,15 @@ def main():
                   "pipe-ddz-rob: the same lines piped at once give the same transcript",
                   first_difference(text, replayed))
 
+        # at the bid prompt: moves lists the legal bids; a word refused is named with the
+        # engine's reason (seat 0 bids first: call or pass, so rob is refused)
+        r = run_script([CARDBOT, "play", "--config", rob, "--seat", "0", "--seed", "1", "--games", "1"],
+                       b"moves\nrob\nquit\n")
+        out = r.stdout.decode("utf-8", "replace")
+        check(r.returncode == 0 and re.search(r"^legal bids: 0 \(pass\), 1 \(call\)$", out, re.M) and
+              re.search(r"^refused: rob: bid 2: .*\(choices: 0 \(pass\), 1 \(call\)\)$", out, re.M),
+              "bid prompt: moves lists the bids; a refused rob is named", out[-400:])
+
         argv = [CARDBOT, "play", "--config", pdk, "--seat", "1", "--seed", "3", "--hint", "h"]
         text, sent = pipe_game("pipe-pdk-2games", argv, "pdk16", answers_another=("y", "n"))
         if text is not None:

@@ -21,8 +21,7 @@ static void help(cb_play_session *s, bool bidding)
     fprintf(s->out, "  %-10s %s\n", "pass, p", bidding ? "no bid" : "pass (when following)");
     fprintf(s->out, "  %-10s ask %s for its choice and why\n", "hint, h", s->hint_name);
     fprintf(s->out, "  %-10s show %syour hand again\n", "hand", bidding ? "" : "the table and ");
-    if (!bidding)
-        fprintf(s->out, "  %-10s list every legal play\n", "moves");
+    fprintf(s->out, "  %-10s list every legal %s\n", "moves", bidding ? "bid" : "play");
     fprintf(s->out, "  %-10s this text\n", "help, ?");
     fprintf(s->out, "  %-10s leave now (the game is not finished)\n", "quit");
 }
@@ -215,6 +214,10 @@ static int human_bid(cb_play_session *s, cb_engine *e)
         const char *t = read_action(s, e, true);
         if (!t)
             return 1;
+        if (cb_play_is(t, "moves")) { /* as while playing: the legal choices */
+            fprintf(s->out, "legal bids: %s\n", choices);
+            continue;
+        }
         int bid = read_bid(s->rules, t);
         if (bid < 0) {
             fprintf(s->out, "refused: '%s' is not a bid (choices: %s)\n", cb_cli_shorten(t, shown, sizeof shown),
@@ -222,7 +225,10 @@ static int human_bid(cb_play_session *s, cb_engine *e)
             continue;
         }
         if (cb_engine_bid(e, bid, err, sizeof err) != 0) {
-            fprintf(s->out, "refused: %s (choices: %s)\n", err, choices);
+            /* the engine speaks of "bid 2"; a word typed (rob, call, yes) is named too */
+            bool word = t[0] < '0' || t[0] > '9';
+            fprintf(s->out, "refused: %s%s%s (choices: %s)\n", word ? cb_cli_shorten(t, shown, sizeof shown) : "",
+                    word ? ": " : "", err, choices);
             continue;
         }
         fprintf(s->out, "%s %s\n", cb_play_who(s, s->me, who, sizeof who), cb_play_bid_text(s->rules, bid));

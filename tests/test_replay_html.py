@@ -60,7 +60,7 @@ if not BROWSER:
 
 class Dom(html.parser.HTMLParser):
     """What the checks read from a dumped DOM: attributes of elements with an id, the cards
-    drawn inside each seat and slot, the text of the decision panel, the log's current item."""
+    drawn inside each seat and slot, the text of the decision panel, the bidding, the log's current item."""
 
     def __init__(self, text):
         super().__init__()
@@ -79,7 +79,7 @@ class Dom(html.parser.HTMLParser):
         if tag == "li" and "at" in cls:
             self.at_step = a.get("data-step")
         if tag not in ("br", "meta", "img", "input", "link"):
-            self.stack.append(a.get("id") if a.get("id") in ("seat0", "seat1", "seat2", "current", "result", "center")
+            self.stack.append(a.get("id") if a.get("id") in ("seat0", "seat1", "seat2", "current", "result", "center", "bids")
                               else None)
 
     def handle_endtag(self, tag):
@@ -183,6 +183,9 @@ try:
         drawn = d.seat_cards.get(f"seat{(ll + 1) % 3}", [])
         check(sorted(rf.card_ids("".join(drawn))) == dealt, "DDZ: a farmer's hand drawn card by card as dealt",
               f"{drawn}")
+        stake = ddz_games[0]["bid_value"]
+        check(f"landlord: seat {ll} " in d.text.get("bids", "") and f", stake {stake}" in d.text.get("bids", ""),
+              f"DDZ: the bidding names the landlord and the stake it reached ({stake})", d.text.get("bids", ""))
 
     # a moment by URL, and stepping to it
     g3 = pdk_games[2]

@@ -185,6 +185,14 @@ is "--progress 0: nothing on stderr; stdout the same as with progress ($rc)" $?
 run "$tmp/pd" --round-robin --games 6 --seed 3 --quiet
 [ "$rc" -eq 0 ] && [ "$(grep -c '^progress [0-9]*/36 games: ' "$tmp/pd.err")" -ge 10 ]
 is "no --progress: a line every tenth of the games ($rc)" $?
+# a field of 10: the line holds 8 strategies and says how many more (each had its games counted)
+BIG=$tmp/big.ini
+conf "$BIG" pdk16
+for n in 2 4 5 a b c; do printf '[strategy.X%s]\nplugin = heuristic\nlevel = 2\n' "$n" >>"$BIG"; done
+"$BIN" tournament --config "$BIG" --gauntlet L6 --games 6 --seed 3 --quiet --progress 54 >"$tmp/big" 2>"$tmp/big.err"
+rc=$?
+[ "$rc" -eq 0 ] && grep -q '^progress 54/54 games: .*, and 2 more; ' "$tmp/big.err"
+is "--progress over a field of 10: 8 shown, 'and 2 more' ($rc)" $?
 
 # ---- report, DDZ -----------------------------------------------------------------------------
 run "$tmp/rep" --round-robin --strategies L1,L6,low --games 6 --seed 3 --quiet --report "$tmp/r.html"

@@ -138,6 +138,9 @@ int cb_match_game_from_json(const cb_rules *r, const char *line, cb_match_game *
  * that depend on timing start with "timing" so scripts can compare the rest byte for byte. */
 typedef struct cb_match_stats cb_match_stats;
 cb_match_stats *cb_match_stats_new(const cb_rules *r);
+/* Figures without the decision times (no timing lines): for a running count over a whole
+ * tournament, whose memory would otherwise grow with every decision played. */
+cb_match_stats *cb_match_stats_new_untimed(const cb_rules *r);
 void cb_match_stats_add(cb_match_stats *st, const cb_match_game *gm);
 /* Did seat s win game g? PDK: it went out first; DDZ: its side did (every statistic counts a
  * win this way, so summaries, pairs and tournaments agree). */

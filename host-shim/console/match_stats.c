@@ -46,10 +46,13 @@ static void fmt_us(char *buf, size_t len, uint64_t ns)
 
 static const char *const reason_names[CB_FB_NREASONS] = {"", "illegal", "failed", "late", "no-plugin", "crashed"};
 
+/* One agg per strategy seen, in order of first appearance: a match seats at most three (and
+ * a fallback's name is its seat's), a tournament's progress every strategy of the field. */
 struct cb_match_stats {
     const cb_rules *r;
-    agg a[6];
-    int na;
+    agg *a;
+    int na, cap;
+    bool timed; /* keep every decision's time, for the timing lines */
     long games, errors;
 };
 
@@ -57,6 +60,14 @@ cb_match_stats *cb_match_stats_new(const cb_rules *r)
 {
     cb_match_stats *st = g_new0(cb_match_stats, 1);
     st->r = r;
+    st->timed = true;
+    return st;
+}
+
+cb_match_stats *cb_match_stats_new_untimed(const cb_rules *r)
+{
+    cb_match_stats *st = cb_match_stats_new(r);
+    st->timed = false;
     return st;
 }
 
@@ -75,11 +86,17 @@ void cb_match_stats_add(cb_match_stats *st, const cb_match_game *gm)
             for (k = 0; k < st->na && strcmp(a[k].name, gm->strategy[s]); k++)
                 ;
             if (k == st->na) {
-                if (st->na == 6)
-                    continue;
+                if (st->na == st->cap) {
+                    st->cap = st->cap ? 2 * st->cap : 4;
+                    st->a = g_renew(agg, st->a, st->cap);
+                    a = st->a;
+                }
+                memset(&a[k], 0, sizeof a[k]);
                 snprintf(a[k].name, sizeof a[k].name, "%s", gm->strategy[s]);
-                a[k].ns = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-                a[k].ns_choice = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+                if (st->timed) {
+                    a[k].ns = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+                    a[k].ns_choice = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+                }
                 st->na++;
             }
             agg *x = &a[k];
@@ -93,8 +110,10 @@ void cb_match_stats_add(cb_match_stats *st, const cb_match_game *gm)
                     bid_any |= gm->bids[i].bid > 0;
                     if (gm->bids[i].code > 0 && gm->bids[i].code < CB_FB_NREASONS)
                         x->fb[gm->bids[i].code]++;
-                    g_array_append_val(x->ns, gm->bids[i].ns);
-                    g_array_append_val(x->ns_choice, gm->bids[i].ns);
+                    if (x->ns) {
+                        g_array_append_val(x->ns, gm->bids[i].ns);
+                        g_array_append_val(x->ns_choice, gm->bids[i].ns);
+                    }
                 }
             x->bid_games++;
             x->bids_any += bid_any;
@@ -106,9 +125,11 @@ void cb_match_stats_add(cb_match_stats *st, const cb_match_game *gm)
                 if (gm->plays[i].seat == s) {
                     if (gm->plays[i].code > 0 && gm->plays[i].code < CB_FB_NREASONS)
                         x->fb[gm->plays[i].code]++;
-                    g_array_append_val(x->ns, gm->plays[i].ns);
-                    if (!gm->plays[i].forced)
-                        g_array_append_val(x->ns_choice, gm->plays[i].ns);
+                    if (x->ns) {
+                        g_array_append_val(x->ns, gm->plays[i].ns);
+                        if (!gm->plays[i].forced)
+                            g_array_append_val(x->ns_choice, gm->plays[i].ns);
+                    }
                 }
         }
     }
@@ -210,7 +231,7 @@ void cb_match_stats_print(cb_match_stats *st, FILE *f, double seconds)
         fprintf(f, "Games not completed: %ld\n", errors);
     for (int k = 0; k < na; k++) {
         agg *x = &a[k];
-        size_t m = x->ns->len;
+        size_t m = x->ns ? x->ns->len : 0; /* untimed (or printed already): no timing line */
         if (m) {
             char all[80], choice[80] = "";
             quantiles(all, sizeof all, x->ns);
@@ -219,9 +240,11 @@ void cb_match_stats_print(cb_match_stats *st, FILE *f, double seconds)
             fprintf(f, "timing %-16s decisions %zu  %s;  with a choice %u  %s\n", x->name, m, all, x->ns_choice->len,
                     x->ns_choice->len ? choice : "-");
         }
-        g_array_free(x->ns, TRUE);
-        g_array_free(x->ns_choice, TRUE);
-        x->ns = x->ns_choice = NULL;
+        if (x->ns) {
+            g_array_free(x->ns, TRUE);
+            g_array_free(x->ns_choice, TRUE);
+            x->ns = x->ns_choice = NULL;
+        }
     }
     fprintf(f, "timing %ld games in %.2f s: %.1f games/s\n", n, seconds, seconds > 0 ? n / seconds : 0.0);
 }
@@ -233,5 +256,6 @@ void cb_match_stats_free(cb_match_stats *st)
             g_array_free(st->a[k].ns, TRUE);
             g_array_free(st->a[k].ns_choice, TRUE);
         }
+    g_free(st->a);
     g_free(st);
 }

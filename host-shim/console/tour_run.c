@@ -185,7 +185,7 @@ int cb_tour_run(cb_tour_cmd *c)
                                 .out = tty && isatty(fileno(c->out)) ? c->out : NULL};
     if (cb_match_progress_option(c->a.progress, &pc, &off) == 0 && !off) {
         k.progress = cb_match_progress_new(&pc);
-        k.all = cb_match_stats_new(c->rules);
+        k.all = cb_match_stats_new_untimed(c->rules);
     }
     double t0 = now_s();
     int stopped = 0;

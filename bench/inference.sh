@@ -10,13 +10,14 @@
 # fit and fixed but not off). Asserts nothing: the figures, seed and size are the result.
 #
 # Variants (ismcts keys added to a copy of the config):
-#   fit     the default: PDK inference = mix (each seat fitted to level 6 and to the rule
-#           agent, plugin/common/belief.h) with opponent_model = fitted (the search plays each
-#           seat by the likelier model in each world) and two search worlds in three drawn
-#           uniformly (belief_uniform = 0.67), DDZ inference = fit (level 6 alone);
-#           KEYS_FIT="inference = fit" or "inference = mix" picks one
+#   fit     the default: PDK inference = fixed (belief 0.1 per past choice level 6 would not
+#           have made, belief_fit 0.01 once some world explains them all; 3000 worlds grown
+#           to 12,000 by belief_explained = 100), DDZ inference = fit (each seat's agreement
+#           with level 6 fitted, plugin/common/belief.h); KEYS_FIT="inference = mix" (PDK's
+#           former default, with belief_worlds = 300, belief_explained = 0, belief_uniform =
+#           0.67) or "inference = fixed_mix" picks another
 #   off     belief = 1: no inference, uniform worlds
-#   fixed   inference = fixed: the former default (belief 0.1, belief_fit 0.01)
+#   fixed   inference = fixed (PDK: the default again; KEYS_FIXED= to compare another)
 # Pairs printed: fit - off and fit - fixed (a variant left out of VARIANTS drops its pair).
 #
 #   bench/inference.sh [BUILD_DIR]          (default build/plain)

@@ -996,7 +996,8 @@ static void mix_view(void *ctx, const table *T, cb_belief *B, const cb_belief_se
     }
 }
 
-static void mix_run(bool rule1, bool rule2, uint64_t seed, int want_views, double p_rule[2], double *truth_rule_miss)
+static void mix_run(bool rule1, bool rule2, bool fit, uint64_t seed, int want_views, double p_rule[2],
+                    double *truth_rule_miss)
 {
     table T;
     table_open(&T, MODE_PDK, 6, seed);
@@ -1004,7 +1005,7 @@ static void mix_run(bool rule1, bool rule2, uint64_t seed, int want_views, doubl
     T.rule[2] = rule2;
     cb_belief B;
     assert_int_equal(cb_belief_init(&B), 0);
-    B.fit = true;
+    B.fit = fit; /* else the fixed weights (0.1) with both models */
     B.rule_model = true;
     mixsum m;
     memset(&m, 0, sizeof m);
@@ -1018,10 +1019,11 @@ static void mix_run(bool rule1, bool rule2, uint64_t seed, int want_views, doubl
     p_rule[0] /= views;
     p_rule[1] /= views;
     *truth_rule_miss = dec ? (double)rule_miss / (double)dec : 0;
-    print_message("  seat 1 %s, seat 2 %s, seed %llu, %d views: rule model's share %.2f / %.2f; rule seats' "
+    print_message("  %s, seat 1 %s, seat 2 %s, seed %llu, %d views: rule model's share %.2f / %.2f; rule seats' "
                   "true hands: %ld of %ld choices unexplained by it; the truth's likelier model wrong for %d "
                   "of %d seats whose record tells\n",
-                  rule1 ? "rule" : "level 6", rule2 ? "rule" : "level 6", (unsigned long long)seed, views, p_rule[0],
+                  fit ? "fitted" : "fixed 0.1", rule1 ? "rule" : "level 6", rule2 ? "rule" : "level 6",
+                  (unsigned long long)seed, views, p_rule[0],
                   p_rule[1], rule_miss, dec, wrong_model, told);
     assert_true(told >= views / 2); /* not vacuous: most views tell */
     assert_int_equal(wrong_model, 0);
@@ -1031,12 +1033,73 @@ static void test_mix_models(void **state)
 {
     (void)state;
     double p[2], miss;
-    mix_run(true, false, cbt_seed(81), 16, p, &miss);
+    mix_run(true, false, true, cbt_seed(81), 16, p, &miss);
     assert_true(miss == 0);                /* the rule agent is the rule model */
     assert_true(p[0] > 0.6 && p[1] < 0.4); /* each seat's model carries its weights */
-    mix_run(false, true, cbt_seed(82), 16, p, &miss);
+    mix_run(false, true, true, cbt_seed(82), 16, p, &miss);
     assert_true(miss == 0);
     assert_true(p[0] < 0.4 && p[1] > 0.6);
+}
+
+/* Fixed weights with both models (rule_model without fit; ismcts inference = fixed_mix), on a
+ * synthetic pool: a world's weight is the product over the two other seats of the mean of
+ * eps^(level 6's misses) and eps^(the rule agent's), here recomputed directly from the records
+ * (not through belief.c's log terms); the seat's likelier model in a world is the one that
+ * misses fewer of its choices (a tie: level 6). On real PDK deals the truth's likelier model
+ * is the seat's own, as under the fitted mix (mix_run with fit off). */
+static void test_mix_fixed(void **state)
+{
+    (void)state;
+    enum { N = 60 };
+    static cb_belief_seat seat[N][2];
+    static double cum[N];
+    cb_belief B;
+    memset(&B, 0, sizeof B);
+    B.n = N;
+    B.seat = seat;
+    B.cum = cum;
+    B.rule_model = true;
+    for (int i = 0; i < N; i++)
+        for (int o = 0; o < 2; o++) {
+            seat[i][o].dec = 6;
+            seat[i][o].miss = (int16_t)((i * 5 + o) % 7);
+            seat[i][o].miss_rule = (int16_t)((i * 3 + 2 * o) % 7);
+        }
+    const double eps = 0.1;
+    cb_belief_weigh(&B, eps);
+    double want[N], top = 0;
+    for (int i = 0; i < N; i++) {
+        want[i] = 1;
+        for (int o = 0; o < 2; o++)
+            want[i] *= (pow(eps, seat[i][o].miss) + pow(eps, seat[i][o].miss_rule)) / 2;
+        if (want[i] > top)
+            top = want[i];
+    }
+    double tot = 0, sq = 0;
+    for (int i = 0; i < N; i++) {
+        double w = cum[i] - (i ? cum[i - 1] : 0);
+        /* relative to the best world, as the weights are kept */
+        assert_true(fabs(w - want[i] / top) < 1e-9);
+        tot += w;
+        sq += w * w;
+        for (int o = 0; o < 2; o++) {
+            double c = cb_belief_rule_chance(&B, &seat[i][o], o);
+            double c0 = pow(eps, seat[i][o].miss_rule) / (pow(eps, seat[i][o].miss) + pow(eps, seat[i][o].miss_rule));
+            assert_true(fabs(c - c0) < 1e-9);
+            assert_true((c > 0.5) == (seat[i][o].miss_rule < seat[i][o].miss));
+        }
+    }
+    assert_true(fabs(B.ess - tot * tot / sq) < 1e-9 * B.ess);
+    assert_true(B.p_rule[0] > 0 && B.p_rule[0] < 1 && B.p_rule[1] > 0 && B.p_rule[1] < 1);
+    /* level 6 alone (rule_model off): no rule model to choose */
+    B.rule_model = false;
+    assert_true(cb_belief_rule_chance(&B, &seat[0][0], 0) == 0);
+    double p[2], miss;
+    mix_run(true, false, false, cbt_seed(81), 16, p, &miss);
+    assert_true(miss == 0);
+    assert_true(p[0] > p[1]); /* the rule seat's share is the larger */
+    mix_run(false, true, false, cbt_seed(82), 16, p, &miss);
+    assert_true(p[1] > p[0]);
 }
 
 /* Tempering (cb_belief_temper) on a synthetic pool: 200 worlds whose records (10 choices per
@@ -1114,6 +1177,7 @@ int main(void)
         cmocka_unit_test(test_fit_grouped),
         cmocka_unit_test(test_fit_truth_rank),
         cmocka_unit_test(test_mix_models),
+        cmocka_unit_test(test_mix_fixed),
     };
     return cmocka_run_group_tests_name("belief", tests, NULL, NULL);
 }

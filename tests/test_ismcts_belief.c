@@ -64,7 +64,7 @@ static void expect_pool(cbt_player *P, void *inst, bool ddz, int gt, int le, int
     assert_true(n <= want && n >= want * 9 / 10);
 }
 
-/* Defaults of plugin/ismcts/ismcts.h (README's table): PDK 300 worlds throughout (belief_early
+/* Defaults of plugin/ismcts/ismcts.h (README's table): PDK 3000 worlds throughout (belief_early
  * 0), DDZ 1000 while more than 24 cards are hidden (belief_early 1000) and 3000 after.
  * belief_worlds given sets both in PDK (DDZ: the later pool; 123 < 1000, so the early one too);
  * belief_early = 300 or 50 holds while more than belief_early_hidden (24, or moved) cards are
@@ -73,24 +73,24 @@ static void test_pool_size(void **state)
 {
     const cbt_bot_plugin *a = *state;
     cbt_player *P = cbt_player_new(a, cbt_seed(83));
-    /* by default the pool keeps its size (belief_explained 0; test_belief_explained covers the
-     * growth) */
-    cb_param dflt[1] = {{"iterations", "50"}};
-    cb_param given[2] = {{"iterations", "50"}, {"belief_worlds", "123"}};
-    cb_param early300[2] = {{"iterations", "50"}, {"belief_early", "300"}};
-    cb_param early0[2] = {{"iterations", "50"}, {"belief_early", "0"}};
+    /* the pool's size before any growth: belief_explained 0 here (PDK's default grows it,
+     * test_belief_explained covers that) */
+    cb_param dflt[2] = {{"iterations", "50"}, {"belief_explained", "0"}};
+    cb_param given[3] = {{"iterations", "50"}, {"belief_worlds", "123"}, {"belief_explained", "0"}};
+    cb_param early300[3] = {{"iterations", "50"}, {"belief_early", "300"}, {"belief_explained", "0"}};
+    cb_param early0[3] = {{"iterations", "50"}, {"belief_early", "0"}, {"belief_explained", "0"}};
     const char *presets[] = {"pdk16", "ddz"};
-    const int want[] = {300, 3000};
+    const int want[] = {3000, 3000};
     for (int gi = 0; gi < 2; gi++) {
         assert_int_equal(cb_rules_preset(presets[gi], &P->r), 0);
         bool ddz = P->r.game == CB_GAME_DDZ;
-        void *i1 = cbt_ism_make(a, dflt, 1), *i2 = cbt_ism_make(a, given, 2);
+        void *i1 = cbt_ism_make(a, dflt, 2), *i2 = cbt_ism_make(a, given, 3);
         /* the threshold moved: a PDK seat sees 32 cards hidden at most, a DDZ seat 37 */
         int gt = ddz ? 30 : 20;
-        cb_param moved[3] = {{"iterations", "50"}, {"belief_early", "50"},
-                             {"belief_early_hidden", ddz ? "30" : "20"}};
-        void *i3 = cbt_ism_make(a, early300, 2), *i4 = cbt_ism_make(a, moved, 3);
-        void *i5 = cbt_ism_make(a, early0, 2);
+        cb_param moved[4] = {{"iterations", "50"}, {"belief_early", "50"},
+                             {"belief_early_hidden", ddz ? "30" : "20"}, {"belief_explained", "0"}};
+        void *i3 = cbt_ism_make(a, early300, 3), *i4 = cbt_ism_make(a, moved, 4);
+        void *i5 = cbt_ism_make(a, early0, 3);
         assert_non_null(i5);
         assert_non_null(i1);
         assert_non_null(i2);
@@ -123,7 +123,7 @@ static void test_pool_size(void **state)
 /* Along heuristic play of `deals` PDK deals (a player seeded with seed), every view with at
  * least min_hist actions on record is decided by each of the n instances (n <= 3); check sees
  * the n decisions of one view, in the instances' order. */
-/* belief_explained = 100 (default 0, never): when fewer worlds of the pool than that carry its weight,
+/* belief_explained = 100 (PDK's default; DDZ 0, never): when fewer worlds of the pool than that carry its weight,
  * the pool is built again four times as large. With fixed weights the worlds that carry it are
  * those that explain the record as well as the best one; with fitted weights (the default) the
  * pool's effective sample size. On the same views: with belief_explained = 0 the pool is
@@ -183,6 +183,7 @@ static void test_belief_explained(void **state)
 {
     explained_along_play(*state, "fit");
     explained_along_play(*state, "fixed");
+    explained_along_play(*state, "fixed_mix");
 }
 
 /* belief_fit is wired: on the same view, inference = fixed (0.01 when some world explains every
@@ -252,21 +253,19 @@ static void assert_same_past_time(const char *a, const char *b)
         fail_msg("explanations differ: '%s' / '%s'", a, b);
 }
 
-/* d[0]: the default, d[1]: inference = mix and opponent_model = fitted given, d[2]: inference =
- * off (PDK views). PDK's default is the mix (the same decisions as given, the rule model's share shown per
- * seat, " r=", in percent); off builds no pool. */
+/* d[0]: the default, d[1]: inference = fixed given, d[2]: inference = off (PDK views). PDK's
+ * default is fixed (the same decisions as given, no fitted mu and no rule model's share shown);
+ * off builds no pool. */
 static void check_default_fit(const cb_decision *d, void *ctx)
 {
     infer_count *c = ctx;
     if (!cbt_searched_as_given(d, &c->three))
         return;
     assert_same_past_time(d[0].explain, d[1].explain);
-    const char *r = strstr(d[0].explain, " r=");
-    double r1, r2;
-    if (r && sscanf(r, " r=%lf/%lf", &r1, &r2) == 2) {
-        assert_true(r1 >= 0 && r1 <= 100 && r2 >= 0 && r2 <= 100);
+    assert_null(strstr(d[0].explain, " r="));
+    assert_null(strstr(d[0].explain, " mu="));
+    if (strstr(d[0].explain, " ess="))
         c->fitted++;
-    }
     if (strncmp(d[2].explain, "ismcts v=", 9) == 0)
         assert_null(strstr(d[2].explain, " ess="));
 }
@@ -317,21 +316,43 @@ static void check_mix(const cb_decision *d, void *ctx)
     }
 }
 
+/* d[0]: inference = fixed_mix, d[1]: fixed_mix with opponent_model = level6, d[2]: fixed: the
+ * first two show the rule model's share per seat (the pool weighs both models), fixed shows
+ * none, and none shows a fitted mu. */
+static void check_fixed_mix(const cb_decision *d, void *ctx)
+{
+    mix_count *c = ctx;
+    if (strncmp(d[0].explain, "ismcts v=", 9) != 0 || strncmp(d[1].explain, "ismcts v=", 9) != 0 ||
+        strncmp(d[2].explain, "ismcts v=", 9) != 0)
+        return;
+    c->three.searched++;
+    for (int i = 0; i < 3; i++) {
+        assert_null(strstr(d[i].explain, " mu="));
+        const char *r = strstr(d[i].explain, " r=");
+        double a, b;
+        if (i == 2)
+            assert_null(r);
+        else if (r && sscanf(r, " r=%lf/%lf", &a, &b) == 2) {
+            assert_true(a >= 0 && a <= 100 && b >= 0 && b <= 100);
+            c->shown[i]++;
+        }
+    }
+}
+
 static void test_inference(void **state)
 {
     const cbt_bot_plugin *a = *state;
     /* explanations short enough to hold the mu: a small pool, few iterations */
     cb_param pd[2] = {{"iterations", "20"}, {"belief_worlds", "100"}};
     cb_param pfit[3] = {{"iterations", "20"}, {"belief_worlds", "100"}, {"inference", "fit"}};
-    cb_param pgiven[4] = {{"iterations", "20"}, {"belief_worlds", "100"}, {"inference", "mix"},
-                          {"opponent_model", "fitted"}};
+    cb_param pgiven[3] = {{"iterations", "20"}, {"belief_worlds", "100"}, {"inference", "fixed"}};
     cb_param poff[3] = {{"iterations", "20"}, {"belief_worlds", "100"}, {"inference", "off"}};
     const cb_param *const p1[3] = {pd, pgiven, poff};
-    const int n1[3] = {2, 4, 3};
+    const int n1[3] = {2, 3, 3};
     infer_count c;
     memset(&c, 0, sizeof c);
     cbt_decide_three(a, cbt_seed(107), 4, 4, p1, n1, check_default_fit, &c.three);
-    print_message("inference = mix by default: %d searched decisions, %d showing the rule model's share\n",
+    print_message("inference = fixed by default: %d searched decisions, %d with a pool\n",
                   c.three.searched, c.fitted);
     assert_true(c.three.searched >= 10);
     assert_true(c.fitted >= c.three.searched / 2);
@@ -365,6 +386,19 @@ static void test_inference(void **state)
     assert_true(mc.shown[1] >= mc.three.searched / 2);
     assert_true(mc.mu >= mc.three.searched / 2);
 
+    cb_param pfm[3] = {{"iterations", "20"}, {"belief_worlds", "100"}, {"inference", "fixed_mix"}};
+    cb_param pfm6[4] = {{"iterations", "20"}, {"belief_worlds", "100"}, {"inference", "fixed_mix"},
+                        {"opponent_model", "level6"}};
+    const cb_param *const p4[3] = {pfm, pfm6, pfx};
+    const int n4[3] = {3, 4, 3};
+    memset(&mc, 0, sizeof mc);
+    cbt_decide_three(a, cbt_seed(110), 4, 4, p4, n4, check_fixed_mix, &mc.three);
+    print_message("inference = fixed_mix: %d searched decisions, %d / %d showing the rule model's share\n",
+                  mc.three.searched, mc.shown[0], mc.shown[1]);
+    assert_true(mc.three.searched >= 10);
+    assert_true(mc.shown[0] >= mc.three.searched / 2);
+    assert_true(mc.shown[1] >= mc.three.searched / 2);
+
     /* opponent_model = fitted reads the rule model's fit: given with another inference it is
      * refused; by default it follows inference (fit, off: level 6 in the search) */
     cb_param bad3[2] = {{"inference", "fit"}, {"opponent_model", "fitted"}};
@@ -389,12 +423,18 @@ static void test_inference(void **state)
     assert_int_equal(is_params_parse(good, 2, &p, err, sizeof err), 0);
     assert_int_equal(p.inference, IS_INFER_FIXED);
     assert_int_equal(is_params_parse(good, 0, &p, err, sizeof err), 0);
-    assert_int_equal(p.inference, IS_INFER_BY_GAME); /* PDK mix, DDZ fit */
-    assert_int_equal(is_inference_of(p.inference, false), IS_INFER_MIX);
+    assert_int_equal(p.inference, IS_INFER_BY_GAME); /* PDK fixed, DDZ fit */
+    assert_int_equal(is_inference_of(p.inference, false), IS_INFER_FIXED);
     assert_int_equal(is_inference_of(p.inference, true), IS_INFER_FIT);
     assert_int_equal(p.opponent_model, IS_OPPM_FITTED);
     assert_int_equal(is_params_parse(poff + 2, 1, &p, err, sizeof err), 0);
     assert_true(p.belief == 1); /* off: the pool is not replayed */
+    /* fixed_mix takes the fixed weights and the fitted opponents */
+    cb_param fm[3] = {{"inference", "fixed_mix"}, {"belief", "0.2"}, {"opponent_model", "fitted"}};
+    assert_int_equal(is_params_parse(fm, 3, &p, err, sizeof err), 0);
+    assert_int_equal(p.inference, IS_INFER_FIXED_MIX);
+    assert_true(p.belief == 0.2);
+    assert_int_equal(p.opponent_model, IS_OPPM_FITTED);
 }
 
 /* ---- belief_uniform: a share of the search's worlds drawn uniformly despite the pool ---- */
@@ -442,8 +482,8 @@ static void check_uniform(const cb_decision *d, void *ctx)
         c->half_moved++;
 }
 
-/* d[0]: PDK's default share given, d[1]: not given, d[2]: the same with inference = mix given:
- * all three decide alike. */
+/* d[0]: PDK's default share given, d[1]: not given, d[2]: the same with PDK's default inference
+ * (fixed) given: all three decide alike. */
 static void check_uniform_zero(const cb_decision *d, void *ctx)
 {
     uniform_count *c = ctx;
@@ -478,7 +518,7 @@ static void test_belief_uniform(void **state)
     snprintf(share, sizeof share, "%g", IS_BELIEF_UNIFORM_PDK);
     cb_param p0[4] = {{"iterations", "200"}, {"belief_worlds", "100"}, {"endgame", "0"}, {"belief_uniform", share}};
     cb_param pd[3] = {{"iterations", "200"}, {"belief_worlds", "100"}, {"endgame", "0"}};
-    cb_param pm[4] = {{"iterations", "200"}, {"belief_worlds", "100"}, {"endgame", "0"}, {"inference", "mix"}};
+    cb_param pm[4] = {{"iterations", "200"}, {"belief_worlds", "100"}, {"endgame", "0"}, {"inference", "fixed"}};
     const cb_param *const pz[3] = {p0, pd, pm};
     const int nz[3] = {4, 3, 4};
     memset(&c, 0, sizeof c);
@@ -598,8 +638,9 @@ static void test_explain_whole_clauses(void **state)
     const cbt_bot_plugin *a = *state;
     cbt_player *P = cbt_player_new(a, cbt_seed(85));
     assert_int_equal(cb_rules_preset("pdk16", &P->r), 0);
-    cb_param prm[2] = {{"iterations", "300"}, {"belief_worlds", "100"}};
-    void *inst = cbt_ism_make(a, prm, 2);
+    /* inference = mix: the longest explanation (the rule model's share and the fitted mu) */
+    cb_param prm[3] = {{"iterations", "300"}, {"belief_worlds", "100"}, {"inference", "mix"}};
+    void *inst = cbt_ism_make(a, prm, 3);
     assert_non_null(inst);
     int searched = 0, full = 0;
     for (int deal = 0; deal < 8; deal++) {

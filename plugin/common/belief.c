@@ -152,6 +152,11 @@ int cb_belief_record(cb_belief *b, const cb_view *v, const cb_cards hands[3], cb
         if (cb_deal_step_cards(&g, h->cards, &m, NULL, 0) < 0)
             return -1;
     }
+    /* fixed weights with both models: a seat's choices count as explained by whichever model
+     * explains more of them (cb_belief_weigh) */
+    if (b->rule_model && !b->fit)
+        return (seat[0].miss < seat[0].miss_rule ? seat[0].miss : seat[0].miss_rule) +
+               (seat[1].miss < seat[1].miss_rule ? seat[1].miss : seat[1].miss_rule);
     return seat[0].miss + seat[1].miss;
 }
 
@@ -381,10 +386,24 @@ int cb_belief_extend(cb_belief *b, const cb_view *v, int slots, int n2)
     return 0;
 }
 
+static void weigh_terms(cb_belief *b);
+
 void cb_belief_weigh(cb_belief *b, double eps)
 {
     if (b->n == 0)
         return;
+    if (b->rule_model && !b->fit && eps < 1) {
+        /* both models at the fixed eps: a seat's factor is the mean of eps^(level 6's misses)
+         * and eps^(the rule agent's), the fitted pool's mixture with mu fixed by eps */
+        b->beta = 1;
+        for (int o = 0; o < 2; o++)
+            for (int md = 0; md < 2; md++) {
+                b->fa[o][md] = 0;
+                b->fc[o][md] = log(eps);
+            }
+        weigh_terms(b);
+        return;
+    }
     /* weights relative to the best explained world (eps^0 = 1 there: no underflow) */
     double tot = 0, sq = 0;
     for (int i = 0; i < b->n; i++) {
@@ -549,6 +568,12 @@ void cb_belief_weigh_fit(cb_belief *b)
         b->mu_rule[o] = b->rule_model ? fit_mu_model(&b->seat[0][o], 1, 2, b->n, b->k[o]) : 0;
     }
     set_terms(b);
+    weigh_terms(b);
+}
+
+/* p_rule and the weights from the log ratio terms b->fa, b->fc */
+static void weigh_terms(cb_belief *b)
+{
     /* the rule model's posterior share per seat: its ratios' sum over both models' */
     for (int o = 0; o < 2; o++) {
         b->p_rule[o] = 0;
@@ -646,7 +671,7 @@ int cb_belief_build(cb_belief *b, const cb_view *v, cb_worlds *w, int n, double 
 
 double cb_belief_rule_chance(const cb_belief *b, const cb_belief_seat *r, int o)
 {
-    if (!b->rule_model || !b->fit)
+    if (!b->rule_model)
         return 0;
     double l0 = seat_lr(r, 0, b->fa[o][0], b->fc[o][0]), l1 = seat_lr(r, 1, b->fa[o][1], b->fc[o][1]);
     return 1 / (1 + exp(l0 - l1));

@@ -26,12 +26,14 @@
 #define IS_ITERATIONS_PDK 20000       /* +0.48 +- 0.30 over 10000 (6000 paired games) */
 #define IS_ITERATIONS_DDZ 1000        /* the farmers: 1500 nothing (-0.2 +- 0.8, 2000 deals) */
 #define IS_ITERATIONS_DDZ_LANDLORD 1500 /* +0.9 +- 0.7 over 1300, 1800 no more (2000 deals), p50 17 ms */
-#define IS_BELIEF_WORLDS_PDK 300     /* belief_worlds not given (-1); 3000 grown 4x: nothing measurable */
+#define IS_BELIEF_WORLDS_PDK 3000    /* belief_worlds not given (-1); 300 under fixed weights: -2.2 +- 0.9 against level 6 */
 #define IS_BELIEF_WORLDS_DDZ 3000    /* +4.4 / +5.0 over 300 against level 6, 600 deals (DESIGN-NOTES) */
 #define IS_BELIEF_ESS_PDK 0          /* belief_ess not given (-1); 30 measured equal against level 6 */
 #define IS_BELIEF_ESS_DDZ 20         /* +4.2 / +3.3 against rulebot, level 6 alike (DESIGN-NOTES) */
+#define IS_BELIEF_EXPLAINED_PDK 100 /* belief_explained not given (-1): 0 under fixed weights is the 300-world row above */
+#define IS_BELIEF_EXPLAINED_DDZ 0
 #define IS_BELIEF_EARLY_PDK 0        /* belief_early not given (-1): PDK's pool is 300 throughout */
-#define IS_BELIEF_UNIFORM_PDK 0.67   /* belief_uniform not given (-1): pimc +1.8 +- 1.2, L6 -0.3 +- 0.9 (800 deals) */
+#define IS_BELIEF_UNIFORM_PDK 0.0    /* belief_uniform not given (-1): 0.67 under fixed weights -1.2 +- 0.8 against level 6 */
 #define IS_BELIEF_UNIFORM_DDZ 0      /* DDZ's inference already pays against the strangers measured */
 #define IS_BELIEF_EARLY_DDZ 1000     /* -0.8 / +0.1 over 3000 throughout (600 deals a role), p50 -20% / -33% */
 #define IS_ENDGAME_PDK 14             /* endgame not given (-1): where exact solves stay cheap */
@@ -75,11 +77,12 @@
 /* the opponents key: PDK without 包庄, the other two seats as one side or each for itself */
 enum { IS_OPP_PARANOID = 0, IS_OPP_MAXN = 1 };
 /* the inference key: how the other seats' past choices weigh the worlds (plugin/common/belief.h) */
-enum { IS_INFER_BY_GAME = -1, IS_INFER_FIT = 0, IS_INFER_FIXED = 1, IS_INFER_OFF = 2, IS_INFER_MIX = 3 };
-/* inference not given: PDK mix, DDZ fit (DESIGN-NOTES, "Two opponent models") */
+enum { IS_INFER_BY_GAME = -1, IS_INFER_FIT = 0, IS_INFER_FIXED = 1, IS_INFER_OFF = 2, IS_INFER_MIX = 3,
+       IS_INFER_FIXED_MIX = 4 };
+/* inference not given: PDK fixed, DDZ fit (DESIGN-NOTES, "PDK: the fixed weights again") */
 static inline int is_inference_of(int inference, bool ddz)
 {
-    return inference != IS_INFER_BY_GAME ? inference : ddz ? IS_INFER_FIT : IS_INFER_MIX;
+    return inference != IS_INFER_BY_GAME ? inference : ddz ? IS_INFER_FIT : IS_INFER_FIXED;
 }
 /* the opponent_model key: the other seats in the search (search.h, fitted_opponents) */
 enum { IS_OPPM_LEVEL6 = 0, IS_OPPM_FITTED = 1 };
@@ -105,17 +108,17 @@ typedef struct is_params {
     int tree_width;        /* in-tree candidates at my nodes */
     int partner_width;     /* ... at my partner's nodes (DDZ farmers, PDK against a 包庄) */
     int opponent_width;    /* ... at the other side's nodes */
-    int opponent_model;    /* IS_OPPM_*: the likelier model per world (with inference = mix), or level 6 */
+    int opponent_model;    /* IS_OPPM_*: the likelier model per world (inference = mix or fixed_mix), or level 6 */
     int inference;         /* IS_INFER_*: fitted per seat (to level 6, or mixed with the rule
-                              agent), fixed (belief, belief_fit) or off; BY_GAME: not given
-                              (is_inference_of) */
+                              agent), fixed (belief, belief_fit; level 6 alone, or with the rule
+                              agent: fixed_mix) or off; BY_GAME: not given (is_inference_of) */
     double belief;         /* weight of a world per past choice the opponent model would not
                               have made (1: no inference; see plugin/common/belief.h); with
                               inference = fit only the walks' (belief_chains) */
     double belief_fit;     /* ... when some world explains every past choice */
     int belief_worlds;     /* worlds in the weighted pool (-1: by game) */
     int belief_explained;  /* fewer worlds than this explaining the record as well as the best:
-                              the pool is built again four times as large (0: never) */
+                              the pool is built again four times as large (0: never; -1: by game) */
     int belief_chains;     /* 0: importance-weighted uniform worlds; else Metropolis walks */
     int tree_exact;        /* in-tree candidates: plays scored with an exact min-hands */
     int rollout_exact;     /* heuristic play-outs: the same (0: the rollout policy's own) */

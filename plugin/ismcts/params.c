@@ -15,7 +15,8 @@ static const char *const is_roots[] = {[IS_ROOT_UCB] = "ucb", [IS_ROOT_HALVING] 
 static const char *const is_opponents[] = {[IS_OPP_PARANOID] = "paranoid", [IS_OPP_MAXN] = "maxn", NULL};
 static const char *const is_rewards[] = {[IS_REWARD_WIN] = "win", [IS_REWARD_POINTS] = "points", NULL};
 static const char *const is_inferences[] = {[IS_INFER_FIT] = "fit", [IS_INFER_FIXED] = "fixed",
-                                            [IS_INFER_OFF] = "off", [IS_INFER_MIX] = "mix", NULL};
+                                            [IS_INFER_OFF] = "off", [IS_INFER_MIX] = "mix",
+                                            [IS_INFER_FIXED_MIX] = "fixed_mix", NULL};
 static const char *const is_oppms[] = {[IS_OPPM_LEVEL6] = "level6", [IS_OPPM_FITTED] = "fitted", NULL};
 static const char *const is_bid_bys[] = {[IS_BID_POINTS] = "points", [IS_BID_WINRATE] = "winrate", NULL};
 
@@ -57,13 +58,13 @@ const cb_pdef is_param_table[] = {
          "solve exactly from this many cards in all hands (0: never)"),
     CROW("opponents", opponents, is_opponents, IS_OPP_PARANOID, "a model", "paranoid",
          "PDK without 包庄: the other two seats as one side, or each for itself"),
-    CROW("inference", inference, is_inferences, IS_INFER_BY_GAME, "a model", "PDK mix, DDZ fit",
-         "worlds weighed by past choices: mix, each seat fitted to level 6 and to the rule agent, the two mixed; fit, to level 6 alone; fixed weights; or off"),
+    CROW("inference", inference, is_inferences, IS_INFER_BY_GAME, "a model", "PDK fixed, DDZ fit",
+         "worlds weighed by past choices: fixed, a weight belief per choice level 6 would not have made; fixed_mix, the same for level 6 and the rule agent, mixed; fit, each seat's agreement with level 6 fitted; mix, fitted to both; or off"),
     RROW("belief", belief, 0.001, 1, 0.1, "a weight", "0.1",
-         "inference = fixed (implied when given): weight of a world per past choice the model would not have made (1: off)"),
+         "inference = fixed or fixed_mix (fixed implied when given): weight of a world per past choice the model would not have made (1: off)"),
     RROW("belief_fit", belief_fit, 0.001, 1, 0.01, "a weight", "0.01",
-         "inference = fixed (implied when given): that weight instead when some world explains every past choice"),
-    IROW("belief_worlds", CB_PT_INT, belief_worlds, 1, IS_MAX_POOL, -1, "a count", "PDK 300, DDZ 3000",
+         "inference = fixed or fixed_mix (fixed implied when given): that weight instead when some world explains every past choice"),
+    IROW("belief_worlds", CB_PT_INT, belief_worlds, 1, IS_MAX_POOL, -1, "a count", "3000",
          "worlds in the weighted pool"),
     IROW("belief_chains", CB_PT_INT, belief_chains, 0, IS_MAX_CHAINS, 0, "a count", "0",
          "0: importance-weighted uniform worlds; N: the path of N Metropolis walks"),
@@ -73,7 +74,7 @@ const cb_pdef is_param_table[] = {
     IROW("rollout_exact", CB_PT_INT, rollout_exact, 1, IS_MAX_EXACT, CB_HCFG_EXACT_L6, "a count",
          CB_HCFG_STR(CB_HCFG_EXACT_L6),
          "the same for the play-outs"),
-    IROW("belief_explained", CB_PT_INT, belief_explained, 0, IS_MAX_POOL, 0, "a count", "0",
+    IROW("belief_explained", CB_PT_INT, belief_explained, 0, IS_MAX_POOL, -1, "a count", "PDK 100, DDZ 0",
          "fewer worlds than this carrying the weight (fit: effective sample size; fixed: as well explained as the best): the pool grows 4x, once (0: never)"),
     CROW("root", root, is_roots, IS_ROOT_HALVING, "a root policy", "halving",
          "how the root's plays share the iterations: sequential halving or UCB"),
@@ -88,14 +89,14 @@ const cb_pdef is_param_table[] = {
     IROW("stop_min", CB_PT_INT, stop_min, 2, IS_MAX_STOP_MIN, 16, "a count", "16",
          "worlds of a halving round between two tests of the early stop (the first after that many)"),
     CROW("opponent_model", opponent_model, is_oppms, IS_OPPM_FITTED, "a model", "fitted",
-         "the other seats in the search: fitted, in each world the model the record makes likelier there (level 6 or the rule agent; with inference = mix, else level 6), or level6 always"),
+         "the other seats in the search: fitted, in each world the model the record makes likelier there (level 6 or the rule agent; with inference = mix or fixed_mix, else level 6), or level6 always"),
     CROW("bid_by", bid_by, is_bid_bys, IS_BID_POINTS, "a rule", "points",
          "DDZ bids: the best expected points over the sampled deals (passing priced too), or bid1..bid3 on the win rate"),
     IROW("belief_early", CB_PT_INT, belief_early, 0, IS_MAX_POOL, -1, "a count", "PDK 0, DDZ 1000",
          "worlds in the pool while more than belief_early_hidden cards are hidden from me (0: belief_worlds throughout)"),
     IROW("belief_early_hidden", CB_PT_INT, belief_early_hidden, 0, CB_NCARDS, 24, "a card count", "24",
          "belief_early holds while more than this many cards are hidden from me"),
-    RROW("belief_uniform", belief_uniform, 0, 1, -1, "a share", "PDK 0.67, DDZ 0",
+    RROW("belief_uniform", belief_uniform, 0, 1, -1, "a share", "0",
          "the share of the search's worlds drawn uniformly from every consistent world instead of from the weighted pool"),
 };
 const int is_param_count = (int)(sizeof is_param_table / sizeof is_param_table[0]);
@@ -126,17 +127,17 @@ int is_params_parse(const cb_param *params, int nparams, is_params *p, char *err
     bool have_w = (given >> row("belief") & 1) || (given >> row("belief_fit") & 1);
     if (have_w && !have_inf)
         p->inference = IS_INFER_FIXED;
-    else if (have_w && p->inference != IS_INFER_FIXED)
+    else if (have_w && p->inference != IS_INFER_FIXED && p->inference != IS_INFER_FIXED_MIX)
         return cb_params_fail(err, errlen, "ismcts", "inference",
-                              "belief and belief_fit are fixed weights: give them with inference = fixed");
+                              "belief and belief_fit are fixed weights: give them with inference = fixed or fixed_mix");
     if (p->inference == IS_INFER_OFF)
         p->belief = 1; /* the pool is not replayed at all (play.c) */
     /* fitted reads the rule model's fit: by default it follows inference (level 6 without the
      * mix); given with another inference, it is a contradiction */
     if ((given >> row("opponent_model") & 1) && p->opponent_model == IS_OPPM_FITTED && have_inf &&
-        p->inference != IS_INFER_MIX)
+        p->inference != IS_INFER_MIX && p->inference != IS_INFER_FIXED_MIX)
         return cb_params_fail(err, errlen, "ismcts", "opponent_model",
-                              "fitted reads the rule model's fit: give it with inference = mix");
+                              "fitted reads the rule model's weights: give it with inference = mix or fixed_mix");
     if (p->bid[1] < p->bid[0])
         return cb_params_fail(err, errlen, "ismcts", "bid2", "below bid1 (the thresholds must not decrease)");
     if (p->bid[2] < p->bid[1])

@@ -129,7 +129,8 @@ static int setup_search(const is_inst *m, const cb_view *v, int nroot, int threa
     S->k_partner = m->p.partner_width;
     S->k_opp = m->p.opponent_width;
     S->fitted_opponents = m->p.opponent_model == IS_OPPM_FITTED &&
-                          is_inference_of(m->p.inference, ddz) == IS_INFER_MIX;
+                          (is_inference_of(m->p.inference, ddz) == IS_INFER_MIX ||
+                           is_inference_of(m->p.inference, ddz) == IS_INFER_FIXED_MIX);
     S->belief_uniform = m->p.belief_uniform >= 0 ? m->p.belief_uniform : ddz ? IS_BELIEF_UNIFORM_DDZ : IS_BELIEF_UNIFORM_PDK;
     S->tree_exact = m->p.tree_exact;
     S->rollout_exact = m->p.rollout_exact;
@@ -152,7 +153,7 @@ static int build_pool(is_inst *m, const cb_view *v, is_setup *S, int threads, co
     m->belief.chains = m->p.belief_chains;
     int inference = is_inference_of(m->p.inference, ddz);
     m->belief.fit = inference == IS_INFER_FIT || inference == IS_INFER_MIX;
-    m->belief.rule_model = inference == IS_INFER_MIX;
+    m->belief.rule_model = inference == IS_INFER_MIX || inference == IS_INFER_FIXED_MIX;
     /* the pool may take a quarter of the host's budget or of time_ms; the search then gets its
      * share (the growth below stops at the same deadline) */
     m->belief.deadline_ns = L->pool_deadline;
@@ -165,7 +166,9 @@ static int build_pool(is_inst *m, const cb_view *v, is_setup *S, int threads, co
     int early = m->p.belief_early >= 0 ? m->p.belief_early : ddz ? IS_BELIEF_EARLY_DDZ : IS_BELIEF_EARLY_PDK;
     if (early > 0 && early < worlds && hidden > m->p.belief_early_hidden)
         worlds = early;
-    int explained_min = m->p.belief_explained;
+    int explained_min = m->p.belief_explained >= 0 ? m->p.belief_explained
+                        : ddz                        ? IS_BELIEF_EXPLAINED_DDZ
+                                                     : IS_BELIEF_EXPLAINED_PDK;
     int pooled = m->p.belief < 1 ? is_pool_fill(m, v, threads, S->seed, 0, worlds) : 0;
     int explained = is_pool_best(&m->belief, pooled);
     /* The worlds that carry the weight: with fixed weights those that explain the record as
@@ -186,7 +189,7 @@ static int build_pool(is_inst *m, const cb_view *v, is_setup *S, int threads, co
         S->belief = &m->belief;
         /* the model fits: some world explains every past choice, so trust it more */
         double fit = m->p.belief_fit;
-        if (inference == IS_INFER_FIXED && m->belief.chains == 0 && m->belief.min_mismatch == 0 &&
+        if ((inference == IS_INFER_FIXED || inference == IS_INFER_FIXED_MIX) && m->belief.chains == 0 && m->belief.min_mismatch == 0 &&
             m->belief.decisions > 0 && fit < m->p.belief)
             cb_belief_weigh(&m->belief, fit);
     }
@@ -315,7 +318,7 @@ static const cb_move *search_play(is_inst *m, const is_setup *S, int threads, in
                     S->belief->decisions, explained, S->belief->cut ? " cut" : "");
     /* mix: the rule model's posterior share per seat in percent (its mu: S->belief->mu_rule), before
      * the mu (the text is short) */
-    if (S->belief && S->belief->fit && S->belief->rule_model)
+    if (S->belief && S->belief->rule_model)
         explain_add(d, &len, " r=%.0f/%.0f", 100 * S->belief->p_rule[0], 100 * S->belief->p_rule[1]);
     /* the fitted model: mu of the seat after me / before me (0: weighed alike) */
     if (S->belief && S->belief->fit && S->belief->chains == 0)

@@ -10,14 +10,15 @@
 # fit and fixed but not off). Asserts nothing: the figures, seed and size are the result.
 #
 # Variants (ismcts keys added to a copy of the config):
-#   fit     the default: PDK inference = fixed (belief 0.1 per past choice level 6 would not
-#           have made, belief_fit 0.01 once some world explains them all; 3000 worlds grown
-#           to 12,000 by belief_explained = 100), DDZ inference = fit (each seat's agreement
-#           with level 6 fitted, plugin/common/belief.h); KEYS_FIT="inference = mix" (PDK's
-#           former default, with belief_worlds = 300, belief_explained = 0, belief_uniform =
-#           0.67) or "inference = fixed_mix" picks another
+#   fit     the default: PDK inference = fixed_mix (belief 0.1 per past choice neither level
+#           6 nor the rule agent would have made there, each seat's factor the mean of the
+#           two models', belief_fit 0.01 once some world explains them all; 3000 worlds grown
+#           to 12,000 by belief_explained = 100; the search plays each seat by the likelier
+#           model in each world), DDZ inference = fit (each seat's agreement with level 6
+#           fitted, plugin/common/belief.h); KEYS_FIT="inference = mix" (PDK's former default,
+#           with belief_worlds = 300, belief_explained = 0, belief_uniform = 0.67) picks another
 #   off     belief = 1: no inference, uniform worlds
-#   fixed   inference = fixed (PDK: the default again; KEYS_FIXED= to compare another)
+#   fixed   inference = fixed: level 6 alone at the fixed weights
 # Pairs printed: fit - off and fit - fixed (a variant left out of VARIANTS drops its pair).
 #
 #   bench/inference.sh [BUILD_DIR]          (default build/plain)

@@ -253,19 +253,22 @@ static void assert_same_past_time(const char *a, const char *b)
         fail_msg("explanations differ: '%s' / '%s'", a, b);
 }
 
-/* d[0]: the default, d[1]: inference = fixed given, d[2]: inference = off (PDK views). PDK's
- * default is fixed (the same decisions as given, no fitted mu and no rule model's share shown);
- * off builds no pool. */
+/* d[0]: the default, d[1]: inference = fixed_mix and opponent_model = fitted given, d[2]:
+ * inference = off (PDK views). PDK's default is fixed_mix (the same decisions as given, the rule
+ * model's share shown per seat, " r=", in percent, and no fitted mu); off builds no pool. */
 static void check_default_fit(const cb_decision *d, void *ctx)
 {
     infer_count *c = ctx;
     if (!cbt_searched_as_given(d, &c->three))
         return;
     assert_same_past_time(d[0].explain, d[1].explain);
-    assert_null(strstr(d[0].explain, " r="));
     assert_null(strstr(d[0].explain, " mu="));
-    if (strstr(d[0].explain, " ess="))
+    const char *r = strstr(d[0].explain, " r=");
+    double r1, r2;
+    if (r && sscanf(r, " r=%lf/%lf", &r1, &r2) == 2) {
+        assert_true(r1 >= 0 && r1 <= 100 && r2 >= 0 && r2 <= 100);
         c->fitted++;
+    }
     if (strncmp(d[2].explain, "ismcts v=", 9) == 0)
         assert_null(strstr(d[2].explain, " ess="));
 }
@@ -345,14 +348,15 @@ static void test_inference(void **state)
     /* explanations short enough to hold the mu: a small pool, few iterations */
     cb_param pd[2] = {{"iterations", "20"}, {"belief_worlds", "100"}};
     cb_param pfit[3] = {{"iterations", "20"}, {"belief_worlds", "100"}, {"inference", "fit"}};
-    cb_param pgiven[3] = {{"iterations", "20"}, {"belief_worlds", "100"}, {"inference", "fixed"}};
+    cb_param pgiven[4] = {{"iterations", "20"}, {"belief_worlds", "100"}, {"inference", "fixed_mix"},
+                          {"opponent_model", "fitted"}};
     cb_param poff[3] = {{"iterations", "20"}, {"belief_worlds", "100"}, {"inference", "off"}};
     const cb_param *const p1[3] = {pd, pgiven, poff};
-    const int n1[3] = {2, 3, 3};
+    const int n1[3] = {2, 4, 3};
     infer_count c;
     memset(&c, 0, sizeof c);
     cbt_decide_three(a, cbt_seed(107), 4, 4, p1, n1, check_default_fit, &c.three);
-    print_message("inference = fixed by default: %d searched decisions, %d with a pool\n",
+    print_message("inference = fixed_mix by default: %d searched decisions, %d showing the rule model's share\n",
                   c.three.searched, c.fitted);
     assert_true(c.three.searched >= 10);
     assert_true(c.fitted >= c.three.searched / 2);
@@ -423,8 +427,8 @@ static void test_inference(void **state)
     assert_int_equal(is_params_parse(good, 2, &p, err, sizeof err), 0);
     assert_int_equal(p.inference, IS_INFER_FIXED);
     assert_int_equal(is_params_parse(good, 0, &p, err, sizeof err), 0);
-    assert_int_equal(p.inference, IS_INFER_BY_GAME); /* PDK fixed, DDZ fit */
-    assert_int_equal(is_inference_of(p.inference, false), IS_INFER_FIXED);
+    assert_int_equal(p.inference, IS_INFER_BY_GAME); /* PDK fixed_mix, DDZ fit */
+    assert_int_equal(is_inference_of(p.inference, false), IS_INFER_FIXED_MIX);
     assert_int_equal(is_inference_of(p.inference, true), IS_INFER_FIT);
     assert_int_equal(p.opponent_model, IS_OPPM_FITTED);
     assert_int_equal(is_params_parse(poff + 2, 1, &p, err, sizeof err), 0);
@@ -483,7 +487,7 @@ static void check_uniform(const cb_decision *d, void *ctx)
 }
 
 /* d[0]: PDK's default share given, d[1]: not given, d[2]: the same with PDK's default inference
- * (fixed) given: all three decide alike. */
+ * (fixed_mix) given: all three decide alike. */
 static void check_uniform_zero(const cb_decision *d, void *ctx)
 {
     uniform_count *c = ctx;
@@ -518,7 +522,7 @@ static void test_belief_uniform(void **state)
     snprintf(share, sizeof share, "%g", IS_BELIEF_UNIFORM_PDK);
     cb_param p0[4] = {{"iterations", "200"}, {"belief_worlds", "100"}, {"endgame", "0"}, {"belief_uniform", share}};
     cb_param pd[3] = {{"iterations", "200"}, {"belief_worlds", "100"}, {"endgame", "0"}};
-    cb_param pm[4] = {{"iterations", "200"}, {"belief_worlds", "100"}, {"endgame", "0"}, {"inference", "fixed"}};
+    cb_param pm[4] = {{"iterations", "200"}, {"belief_worlds", "100"}, {"endgame", "0"}, {"inference", "fixed_mix"}};
     const cb_param *const pz[3] = {p0, pd, pm};
     const int nz[3] = {4, 3, 4};
     memset(&c, 0, sizeof c);

@@ -155,7 +155,10 @@ int cb_belief_extend(cb_belief *pool, const cb_view *v, int slots, int n2);
 
 /* Weigh the pool's worlds again with eps (same worlds, same order; not for a walk's pool,
  * whose worlds are already distributed by the weights). The searcher uses it to trust the
- * model more when some world explains every past choice (ismcts key belief_fit). */
+ * model more when some world explains every past choice (ismcts key belief_fit). With the rule
+ * model and fixed weights (b->rule_model, not b->fit: ismcts inference = fixed_mix) a seat's
+ * factor is the mean of eps^(level 6's misses) and eps^(the rule agent's) — the fitted mix's
+ * formula with mu fixed — and p_rule and cb_belief_rule_chance follow those terms. */
 void cb_belief_weigh(cb_belief *b, double eps);
 
 /* Weigh the pool's worlds again with the fitted model (see above; b->mu and b->k get the fit).
@@ -183,7 +186,9 @@ double cb_belief_fit_mu(const cb_belief_seat *rec, int stride, int n, double k);
 int cb_belief_mismatches(cb_belief *b, const cb_view *v, const cb_cards hands[3], int *decisions);
 
 /* The same, per other seat (seat[0]: the seat after v->seat, seat[1]: the one before); returns
- * the total mismatches or -1. */
+ * the total mismatches or -1. With the rule model and fixed weights the total counts, per seat,
+ * the misses of whichever model misses fewer (what "explains the record as well as the best"
+ * and belief_fit's "every past choice explained" then read). */
 int cb_belief_record(cb_belief *b, const cb_view *v, const cb_cards hands[3], cb_belief_seat seat[2]);
 
 /* Draw a world from the pool by weight. The pool must not be empty. Returns the world's index. */
@@ -192,7 +197,7 @@ int cb_belief_draw(const cb_belief *b, cb_rng *rng, cb_cards hands[3]);
 /* The fitted pool with the rule model: the chance that other seat o (0: the seat after the
  * deciding one, 1: the one before) plays the rule agent rather than level 6, given a world
  * whose record of that seat is r (the pool's world i: &b->seat[i][o]) — its two likelihood
- * ratios there under b's fit, normalised (equal prior). 0 without the rule model. The search
+ * ratios there under b's weights (fitted, or fixed with the rule model), normalised (equal prior). 0 without the rule model. The search
  * plays each seat by the rule agent in the worlds where this exceeds 1/2 (ismcts key
  * opponent_model). */
 double cb_belief_rule_chance(const cb_belief *b, const cb_belief_seat *r, int o);

@@ -79,10 +79,10 @@ enum { IS_OPP_PARANOID = 0, IS_OPP_MAXN = 1 };
 /* the inference key: how the other seats' past choices weigh the worlds (plugin/common/belief.h) */
 enum { IS_INFER_BY_GAME = -1, IS_INFER_FIT = 0, IS_INFER_FIXED = 1, IS_INFER_OFF = 2, IS_INFER_MIX = 3,
        IS_INFER_FIXED_MIX = 4 };
-/* inference not given: PDK fixed, DDZ fit (DESIGN-NOTES, "PDK: the fixed weights again") */
+/* inference not given: PDK fixed_mix, DDZ fit (DESIGN-NOTES, "PDK: the fixed weights again") */
 static inline int is_inference_of(int inference, bool ddz)
 {
-    return inference != IS_INFER_BY_GAME ? inference : ddz ? IS_INFER_FIT : IS_INFER_FIXED;
+    return inference != IS_INFER_BY_GAME ? inference : ddz ? IS_INFER_FIT : IS_INFER_FIXED_MIX;
 }
 /* the opponent_model key: the other seats in the search (search.h, fitted_opponents) */
 enum { IS_OPPM_LEVEL6 = 0, IS_OPPM_FITTED = 1 };

@@ -58,7 +58,7 @@ const cb_pdef is_param_table[] = {
          "solve exactly from this many cards in all hands (0: never)"),
     CROW("opponents", opponents, is_opponents, IS_OPP_PARANOID, "a model", "paranoid",
          "PDK without 包庄: the other two seats as one side, or each for itself"),
-    CROW("inference", inference, is_inferences, IS_INFER_BY_GAME, "a model", "PDK fixed, DDZ fit",
+    CROW("inference", inference, is_inferences, IS_INFER_BY_GAME, "a model", "PDK fixed_mix, DDZ fit",
          "worlds weighed by past choices: fixed, a weight belief per choice level 6 would not have made; fixed_mix, the same for level 6 and the rule agent, mixed; fit, each seat's agreement with level 6 fitted; mix, fitted to both; or off"),
     RROW("belief", belief, 0.001, 1, 0.1, "a weight", "0.1",
          "inference = fixed or fixed_mix (fixed implied when given): weight of a world per past choice the model would not have made (1: off)"),

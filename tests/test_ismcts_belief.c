@@ -193,7 +193,7 @@ typedef struct fit_count {
     int fitted, sharper, unfitted;
 } fit_count;
 
-/* d[0]: inference = fixed, d[1]: belief_fit = 0.1 (off; given, it means fixed too) */
+/* d[0]: inference = fixed, d[1]: the same with belief_fit = 0.1 (off) */
 static void check_fit(const cb_decision *d, void *ctx)
 {
     fit_count *c = ctx;
@@ -220,8 +220,8 @@ static void test_belief_fit(void **state)
 {
     const cbt_bot_plugin *a = *state;
     cb_param pf[3] = {{"iterations", "20"}, {"belief_worlds", "200"}, {"inference", "fixed"}};
-    cb_param pn[3] = {{"iterations", "20"}, {"belief_worlds", "200"}, {"belief_fit", "0.1"}};
-    void *inst[2] = {cbt_ism_make(a, pf, 3), cbt_ism_make(a, pn, 3)};
+    cb_param pn[4] = {{"iterations", "20"}, {"belief_worlds", "200"}, {"inference", "fixed"}, {"belief_fit", "0.1"}};
+    void *inst[2] = {cbt_ism_make(a, pf, 3), cbt_ism_make(a, pn, 4)};
     assert_non_null(inst[0]);
     assert_non_null(inst[1]);
     fit_count c = {0, 0, 0};
@@ -273,8 +273,9 @@ static void check_default_fit(const cb_decision *d, void *ctx)
         assert_null(strstr(d[2].explain, " ess="));
 }
 
-/* d[0]: inference = fixed, d[1]: belief = 0.1 given (fixed implied), d[2]: belief = 1 (off):
- * the first two decide alike and show no fitted mu; the third builds no pool. */
+/* d[0]: inference = fixed, d[1]: the same with belief = 0.1 given (its default), d[2]: belief =
+ * 1 given alone (off): the first two decide alike and show no fitted mu; the third builds no
+ * pool. */
 static void check_fixed(const cb_decision *d, void *ctx)
 {
     infer_count *c = ctx;
@@ -362,10 +363,10 @@ static void test_inference(void **state)
     assert_true(c.fitted >= c.three.searched / 2);
 
     cb_param pfx[3] = {{"iterations", "20"}, {"belief_worlds", "100"}, {"inference", "fixed"}};
-    cb_param pb[3] = {{"iterations", "20"}, {"belief_worlds", "100"}, {"belief", "0.1"}};
+    cb_param pb[4] = {{"iterations", "20"}, {"belief_worlds", "100"}, {"inference", "fixed"}, {"belief", "0.1"}};
     cb_param p1b[3] = {{"iterations", "20"}, {"belief_worlds", "100"}, {"belief", "1"}};
     const cb_param *const p2[3] = {pfx, pb, p1b};
-    const int n2[3] = {3, 3, 3};
+    const int n2[3] = {3, 4, 3};
     memset(&c, 0, sizeof c);
     cbt_decide_three(a, cbt_seed(108), 4, 4, p2, n2, check_fixed, &c.three);
     print_message("inference = fixed: %d searched decisions, %d with a pool\n", c.three.searched, c.fitted);
@@ -433,6 +434,12 @@ static void test_inference(void **state)
     assert_int_equal(p.opponent_model, IS_OPPM_FITTED);
     assert_int_equal(is_params_parse(poff + 2, 1, &p, err, sizeof err), 0);
     assert_true(p.belief == 1); /* off: the pool is not replayed */
+    /* belief or belief_fit given alone: the game's fixed weights (PDK fixed_mix, DDZ fixed) */
+    assert_int_equal(is_params_parse(pb + 3, 1, &p, err, sizeof err), 0);
+    assert_int_equal(p.inference, IS_INFER_FIXED_BY_GAME);
+    assert_int_equal(is_inference_of(p.inference, false), IS_INFER_FIXED_MIX);
+    assert_int_equal(is_inference_of(p.inference, true), IS_INFER_FIXED);
+    assert_true(p.belief == 0.1);
     /* fixed_mix takes the fixed weights and the fitted opponents */
     cb_param fm[3] = {{"inference", "fixed_mix"}, {"belief", "0.2"}, {"opponent_model", "fitted"}};
     assert_int_equal(is_params_parse(fm, 3, &p, err, sizeof err), 0);

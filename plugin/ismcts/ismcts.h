@@ -32,7 +32,7 @@
 #define IS_BELIEF_ESS_DDZ 20         /* +4.2 / +3.3 against rulebot, level 6 alike (DESIGN-NOTES) */
 #define IS_BELIEF_EXPLAINED_PDK 100 /* belief_explained not given (-1): 0 under fixed weights is the 300-world row above */
 #define IS_BELIEF_EXPLAINED_DDZ 0
-#define IS_BELIEF_EARLY_PDK 0        /* belief_early not given (-1): PDK's pool is 300 throughout */
+#define IS_BELIEF_EARLY_PDK 0        /* belief_early not given (-1): PDK keeps belief_worlds throughout */
 #define IS_BELIEF_UNIFORM_PDK 0.0    /* belief_uniform not given (-1): 0.67 under fixed weights -1.2 +- 0.8 against level 6 */
 #define IS_BELIEF_UNIFORM_DDZ 0      /* DDZ's inference already pays against the strangers measured */
 #define IS_BELIEF_EARLY_DDZ 1000     /* -0.8 / +0.1 over 3000 throughout (600 deals a role), p50 -20% / -33% */
@@ -77,11 +77,15 @@
 /* the opponents key: PDK without 包庄, the other two seats as one side or each for itself */
 enum { IS_OPP_PARANOID = 0, IS_OPP_MAXN = 1 };
 /* the inference key: how the other seats' past choices weigh the worlds (plugin/common/belief.h) */
-enum { IS_INFER_BY_GAME = -1, IS_INFER_FIT = 0, IS_INFER_FIXED = 1, IS_INFER_OFF = 2, IS_INFER_MIX = 3,
-       IS_INFER_FIXED_MIX = 4 };
-/* inference not given: PDK fixed_mix, DDZ fit (DESIGN-NOTES, "PDK: the fixed weights again") */
+enum { IS_INFER_FIXED_BY_GAME = -2, IS_INFER_BY_GAME = -1, IS_INFER_FIT = 0, IS_INFER_FIXED = 1,
+       IS_INFER_OFF = 2, IS_INFER_MIX = 3, IS_INFER_FIXED_MIX = 4 };
+/* inference not given: PDK fixed_mix, DDZ fit (DESIGN-NOTES, "PDK: the fixed weights again");
+ * not given but belief or belief_fit given (FIXED_BY_GAME): the game's fixed weights, PDK
+ * fixed_mix, DDZ fixed */
 static inline int is_inference_of(int inference, bool ddz)
 {
+    if (inference == IS_INFER_FIXED_BY_GAME)
+        return ddz ? IS_INFER_FIXED : IS_INFER_FIXED_MIX;
     return inference != IS_INFER_BY_GAME ? inference : ddz ? IS_INFER_FIT : IS_INFER_FIXED_MIX;
 }
 /* the opponent_model key: the other seats in the search (search.h, fitted_opponents) */

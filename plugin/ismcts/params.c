@@ -61,9 +61,9 @@ const cb_pdef is_param_table[] = {
     CROW("inference", inference, is_inferences, IS_INFER_BY_GAME, "a model", "PDK fixed_mix, DDZ fit",
          "worlds weighed by past choices: fixed, a weight belief per choice level 6 would not have made; fixed_mix, the same for level 6 and the rule agent, mixed; fit, each seat's agreement with level 6 fitted; mix, fitted to both; or off"),
     RROW("belief", belief, 0.001, 1, 0.1, "a weight", "0.1",
-         "inference = fixed or fixed_mix (fixed implied when given): weight of a world per past choice the model would not have made (1: off)"),
+         "inference = fixed or fixed_mix (given alone: PDK fixed_mix, DDZ fixed): weight of a world per past choice the model would not have made (1: off)"),
     RROW("belief_fit", belief_fit, 0.001, 1, 0.01, "a weight", "0.01",
-         "inference = fixed or fixed_mix (fixed implied when given): that weight instead when some world explains every past choice"),
+         "inference = fixed or fixed_mix (given alone: PDK fixed_mix, DDZ fixed): that weight instead when some world explains every past choice"),
     IROW("belief_worlds", CB_PT_INT, belief_worlds, 1, IS_MAX_POOL, -1, "a count", "3000",
          "worlds in the weighted pool"),
     IROW("belief_chains", CB_PT_INT, belief_chains, 0, IS_MAX_CHAINS, 0, "a count", "0",
@@ -121,12 +121,13 @@ int is_params_parse(const cb_param *params, int nparams, is_params *p, char *err
         return cb_params_fail(err, errlen, "ismcts", "time_ms", "give iterations or time_ms, not both");
     if (have_time)
         p->iterations = 0;
-    /* belief and belief_fit keep their meaning, fixed weights: given, they imply inference =
-     * fixed, and they contradict the other two */
+    /* belief and belief_fit keep their meaning, fixed weights: given alone, they imply the
+     * game's fixed weights (PDK fixed_mix, its default, DDZ fixed), and they contradict fit,
+     * mix and off */
     bool have_inf = given >> row("inference") & 1;
     bool have_w = (given >> row("belief") & 1) || (given >> row("belief_fit") & 1);
     if (have_w && !have_inf)
-        p->inference = IS_INFER_FIXED;
+        p->inference = IS_INFER_FIXED_BY_GAME;
     else if (have_w && p->inference != IS_INFER_FIXED && p->inference != IS_INFER_FIXED_MIX)
         return cb_params_fail(err, errlen, "ismcts", "inference",
                               "belief and belief_fit are fixed weights: give them with inference = fixed or fixed_mix");

@@ -1041,6 +1041,16 @@ static void test_mix_models(void **state)
     assert_true(p[0] < 0.4 && p[1] > 0.6);
 }
 
+/* A pool of n worlds over caller-owned records and cumulative weights (no replay): the weighing
+ * functions read only these */
+static void synthetic_pool(cb_belief *B, int n, cb_belief_seat (*seat)[2], double *cum)
+{
+    memset(B, 0, sizeof *B);
+    B->n = n;
+    B->seat = seat;
+    B->cum = cum;
+}
+
 /* Fixed weights with both models (rule_model without fit; ismcts inference = fixed_mix), on a
  * synthetic pool: a world's weight is the product over the two other seats of the mean of
  * eps^(level 6's misses) and eps^(the rule agent's), here recomputed directly from the records
@@ -1054,10 +1064,7 @@ static void test_mix_fixed(void **state)
     static cb_belief_seat seat[N][2];
     static double cum[N];
     cb_belief B;
-    memset(&B, 0, sizeof B);
-    B.n = N;
-    B.seat = seat;
-    B.cum = cum;
+    synthetic_pool(&B, N, seat, cum);
     B.rule_model = true;
     for (int i = 0; i < N; i++)
         for (int o = 0; o < 2; o++) {
@@ -1125,10 +1132,7 @@ static void test_temper(void **state)
     static cb_belief_seat seat[N][2];
     static double cum[N], cum0[N];
     cb_belief B;
-    memset(&B, 0, sizeof B);
-    B.n = N;
-    B.seat = seat;
-    B.cum = cum;
+    synthetic_pool(&B, N, seat, cum);
     for (int i = 0; i < N; i++)
         for (int o = 0; o < 2; o++) {
             seat[i][o].dec = 10;

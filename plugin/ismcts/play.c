@@ -128,9 +128,9 @@ static int setup_search(const is_inst *m, const cb_view *v, int nroot, int threa
     S->k_own = m->p.tree_width;
     S->k_partner = m->p.partner_width;
     S->k_opp = m->p.opponent_width;
+    int inference = is_inference_of(m->p.inference, ddz);
     S->fitted_opponents = m->p.opponent_model == IS_OPPM_FITTED &&
-                          (is_inference_of(m->p.inference, ddz) == IS_INFER_MIX ||
-                           is_inference_of(m->p.inference, ddz) == IS_INFER_FIXED_MIX);
+                          (inference == IS_INFER_MIX || inference == IS_INFER_FIXED_MIX);
     S->belief_uniform = m->p.belief_uniform >= 0 ? m->p.belief_uniform : ddz ? IS_BELIEF_UNIFORM_DDZ : IS_BELIEF_UNIFORM_PDK;
     S->tree_exact = m->p.tree_exact;
     S->rollout_exact = m->p.rollout_exact;

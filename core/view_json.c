@@ -9,6 +9,7 @@
  * a bot's, must find the wrong member without a debugger. */
 #include "cardbot/json.h"
 #include "cardbot/game.h"
+#include "json_where_int.h"
 #include "msg.h"
 
 #include <errno.h>
@@ -299,30 +300,15 @@ char *cb_json_error_format(const char *message, int64_t id)
 
 /* ---- reading ---- */
 
-/* "(line): not JSON at line L column C: WHY" from json-glib's "<data>:L:C: Parse error: WHY"
- * (C in bytes, at the last token json-glib read): its reason and place, without its name for
- * the buffer, which means nothing to the reader. Text of another shape (another json-glib)
- * is passed on whole. serve_botzone.c reads the same text for Botzone input (it cannot share
- * this: the library exports no helpers). Every caller keeps the "(line): not JSON" start. */
+/* "(line): not JSON at line L column C: WHY" from json-glib's parse error (json_where_int.h):
+ * its reason and place, without its name for the buffer, which means nothing to the reader.
+ * Text of another shape is passed on whole. Every caller keeps the "(line): not JSON" start. */
 static void not_json(const char *msg, char *err, size_t errlen)
 {
-    const char *mark = strstr(msg, ": Parse error: ");
-    const char *p = mark;
-    unsigned long at[2] = {0, 0};
-    for (int k = 1; p && k >= 0; k--) { /* back over ":LINE:COL" */
-        const char *digits_end = p;
-        while (p > msg && p[-1] >= '0' && p[-1] <= '9')
-            p--;
-        if (p == digits_end || p == msg || p[-1] != ':')
-            p = NULL;
-        else {
-            at[k] = strtoul(p, NULL, 10);
-            p--; /* onto the ':' before the number */
-        }
-    }
-    if (p)
-        core_msg(err, errlen, "(line): not JSON at line %lu column %lu: %s", at[0], at[1],
-                 mark + strlen(": Parse error: "));
+    unsigned long line, col;
+    const char *why;
+    if (cb_json_where(msg, &line, &col, &why))
+        core_msg(err, errlen, "(line): not JSON at line %lu column %lu: %s", line, col, why);
     else
         core_msg(err, errlen, "(line): not JSON: %s", msg);
 }

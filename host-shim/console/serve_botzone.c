@@ -60,6 +60,7 @@
 
 #include "cardbot/game.h"
 #include "cli.h"
+#include "json_where_int.h"
 #include "serve.h"
 
 #define BZ_KEEP_RUNNING ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
@@ -386,32 +387,6 @@ static char *bz_answer(cb_serve *s, JsonArray *reqs, JsonArray *resps, JsonNode 
     return line;
 }
 
-/* json-glib words a parse error "<data>:LINE:COL: Parse error: WHY" (LINE and COL from 1, COL
- * in bytes, at the last token it read). Split it, for a message in our words; false when the
- * text has another shape (another json-glib), and then the caller shows it whole. core/view_json.c
- * reads the same text for cardbot-1 lines (it cannot share this: the library exports no helpers). */
-static bool bz_glib_where(const char *msg, unsigned *line, unsigned *col, const char **why)
-{
-    const char *mark = strstr(msg, ": Parse error: ");
-    if (!mark)
-        return false;
-    const char *p = mark; /* back over ":LINE:COL" */
-    unsigned long v[2];
-    for (int k = 1; k >= 0; k--) {
-        const char *digits_end = p;
-        while (p > msg && p[-1] >= '0' && p[-1] <= '9')
-            p--;
-        if (p == digits_end || p == msg || p[-1] != ':')
-            return false;
-        v[k] = strtoul(p, NULL, 10);
-        p--;
-    }
-    *line = (unsigned)v[0];
-    *col = (unsigned)v[1];
-    *why = mark + strlen(": Parse error: ");
-    return true;
-}
-
 /* Whether buf can still become one JSON value when more lines come: it ends inside a string
  * or with brackets open, and no bracket was closed by the wrong one. *open: the brackets open
  * at the end; *in_string: it ends inside a string. */
@@ -520,14 +495,15 @@ static JsonNode *bz_read(FILE *in, unsigned *lineno, char *err, size_t errlen, b
             return root;
         }
         g_object_unref(p);
-        unsigned el = 0, ec = 0, tl, tc;
+        unsigned long el = 0, ec = 0;
+        unsigned tl, tc;
         const char *why = ge->message;
-        bool placed = bz_glib_where(ge->message, &el, &ec, &why);
+        bool placed = cb_json_where(ge->message, &el, &ec, &why);
         bz_last_token(buf->str, buf->len, &tl, &tc);
         bool at_end = !placed || el > tl || (el == tl && ec >= tc);
         if (!at_end || !bz_still_open(buf->str, buf->len, &open, &in_string)) {
             if (placed)
-                bz_err(err, errlen, "input: not JSON at line %u column %u: %.200s", first + (el ? el - 1 : 0), ec,
+                bz_err(err, errlen, "input: not JSON at line %lu column %lu: %.200s", first + (el ? el - 1 : 0), ec,
                        why);
             else
                 bz_err(err, errlen, "input: not JSON (the value from line %u on): %.200s", first, why);

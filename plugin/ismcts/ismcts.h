@@ -88,6 +88,16 @@ static inline int is_inference_of(int inference, bool ddz)
         return ddz ? IS_INFER_FIXED : IS_INFER_FIXED_MIX;
     return inference != IS_INFER_BY_GAME ? inference : ddz ? IS_INFER_FIT : IS_INFER_FIXED_MIX;
 }
+/* an inference (after is_inference_of) that weighs both models, level 6 and the rule agent */
+static inline bool is_infer_two_models(int inference)
+{
+    return inference == IS_INFER_MIX || inference == IS_INFER_FIXED_MIX;
+}
+/* an inference whose weights are fixed (belief, belief_fit) rather than fitted */
+static inline bool is_infer_fixed_weights(int inference)
+{
+    return inference == IS_INFER_FIXED || inference == IS_INFER_FIXED_MIX;
+}
 /* the opponent_model key: the other seats in the search (search.h, fitted_opponents) */
 enum { IS_OPPM_LEVEL6 = 0, IS_OPPM_FITTED = 1 };
 /* the ddz_reward key: a DDZ search maximises the share of deals won, or the points they settle

@@ -128,7 +128,7 @@ int is_params_parse(const cb_param *params, int nparams, is_params *p, char *err
     bool have_w = (given >> row("belief") & 1) || (given >> row("belief_fit") & 1);
     if (have_w && !have_inf)
         p->inference = IS_INFER_FIXED_BY_GAME;
-    else if (have_w && p->inference != IS_INFER_FIXED && p->inference != IS_INFER_FIXED_MIX)
+    else if (have_w && !is_infer_fixed_weights(p->inference))
         return cb_params_fail(err, errlen, "ismcts", "inference",
                               "belief and belief_fit are fixed weights: give them with inference = fixed or fixed_mix");
     if (p->inference == IS_INFER_OFF)
@@ -136,7 +136,7 @@ int is_params_parse(const cb_param *params, int nparams, is_params *p, char *err
     /* fitted reads the rule model's fit: by default it follows inference (level 6 without the
      * mix); given with another inference, it is a contradiction */
     if ((given >> row("opponent_model") & 1) && p->opponent_model == IS_OPPM_FITTED && have_inf &&
-        p->inference != IS_INFER_MIX && p->inference != IS_INFER_FIXED_MIX)
+        !is_infer_two_models(p->inference))
         return cb_params_fail(err, errlen, "ismcts", "opponent_model",
                               "fitted reads the rule model's weights: give it with inference = mix or fixed_mix");
     if (p->bid[1] < p->bid[0])

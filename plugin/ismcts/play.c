@@ -128,9 +128,8 @@ static int setup_search(const is_inst *m, const cb_view *v, int nroot, int threa
     S->k_own = m->p.tree_width;
     S->k_partner = m->p.partner_width;
     S->k_opp = m->p.opponent_width;
-    int inference = is_inference_of(m->p.inference, ddz);
     S->fitted_opponents = m->p.opponent_model == IS_OPPM_FITTED &&
-                          (inference == IS_INFER_MIX || inference == IS_INFER_FIXED_MIX);
+                          is_infer_two_models(is_inference_of(m->p.inference, ddz));
     S->belief_uniform = m->p.belief_uniform >= 0 ? m->p.belief_uniform : ddz ? IS_BELIEF_UNIFORM_DDZ : IS_BELIEF_UNIFORM_PDK;
     S->tree_exact = m->p.tree_exact;
     S->rollout_exact = m->p.rollout_exact;
@@ -153,7 +152,7 @@ static int build_pool(is_inst *m, const cb_view *v, is_setup *S, int threads, co
     m->belief.chains = m->p.belief_chains;
     int inference = is_inference_of(m->p.inference, ddz);
     m->belief.fit = inference == IS_INFER_FIT || inference == IS_INFER_MIX;
-    m->belief.rule_model = inference == IS_INFER_MIX || inference == IS_INFER_FIXED_MIX;
+    m->belief.rule_model = is_infer_two_models(inference);
     /* the pool may take a quarter of the host's budget or of time_ms; the search then gets its
      * share (the growth below stops at the same deadline) */
     m->belief.deadline_ns = L->pool_deadline;
@@ -189,7 +188,7 @@ static int build_pool(is_inst *m, const cb_view *v, is_setup *S, int threads, co
         S->belief = &m->belief;
         /* the model fits: some world explains every past choice, so trust it more */
         double fit = m->p.belief_fit;
-        if ((inference == IS_INFER_FIXED || inference == IS_INFER_FIXED_MIX) && m->belief.chains == 0 && m->belief.min_mismatch == 0 &&
+        if (is_infer_fixed_weights(inference) && m->belief.chains == 0 && m->belief.min_mismatch == 0 &&
             m->belief.decisions > 0 && fit < m->p.belief)
             cb_belief_weigh(&m->belief, fit);
     }
@@ -316,7 +315,7 @@ static const cb_move *search_play(is_inst *m, const is_setup *S, int threads, in
     if (S->belief)
         explain_add(d, &len, " ess=%.0f miss=%d/%d best=%d%s", S->belief->ess, S->belief->min_mismatch,
                     S->belief->decisions, explained, S->belief->cut ? " cut" : "");
-    /* mix: the rule model's posterior share per seat in percent (its mu: S->belief->mu_rule), before
+    /* mix, fixed_mix: the rule model's posterior share per seat in percent (its mu: S->belief->mu_rule), before
      * the mu (the text is short) */
     if (S->belief && S->belief->rule_model)
         explain_add(d, &len, " r=%.0f/%.0f", 100 * S->belief->p_rule[0], 100 * S->belief->p_rule[1]);

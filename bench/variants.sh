@@ -20,8 +20,8 @@
 #                 (default none: the baseline is the plugin's default)
 #   VARIANTS="name:key=value,key=value ..."   ismcts keys per variant (default, ddz:
 #                 "untempered:belief_ess=0 off:inference=off partner2:partner_width=2";
-#                 pdk: "pool3000:belief_worlds=3000,belief_explained=100 off:inference=off":
-#                 the former PDK pool, grown where fewer than 100 worlds carry the weight)
+#                 pdk: "pool300:belief_worlds=300,belief_explained=0 off:inference=off":
+#                 the former PDK pool of 300 worlds, never grown, and uniform worlds)
 #   OPP=PLUGIN    ddz: the level-6 seats play this plugin at its defaults instead (rulebot, pimc:
 #                 ismcts as landlord against two of them, and as the two farmers against one)
 #   BUDGET_MS=N   the shim's budget_ms in the copies (default: the config's). The plugin cuts
@@ -45,7 +45,7 @@ case $GAME in
   pdk) CONFIG=config/gauntlet-pdk.ini; LL=()
        [ -z "${OPP:-}" ] || { echo "variants.sh: OPP is for GAME=ddz (pdk: TABLES)" >&2; exit 1; }
        TABLES=${TABLES:-"L6 pimc rulebot"}
-       VARIANTS=${VARIANTS:-"pool3000:belief_worlds=3000,belief_explained=100 off:inference=off"} ;;
+       VARIANTS=${VARIANTS:-"pool300:belief_worlds=300,belief_explained=0 off:inference=off"} ;;
   *) echo "variants.sh: unknown GAME $GAME (ddz, pdk)" >&2; exit 1 ;;
 esac
 BIN=${CARDBOT:-$B/cardbot}

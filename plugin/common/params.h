@@ -34,8 +34,8 @@ typedef struct cb_pdef {
     double dlo, dhi, ddef;      /* CB_PT_REAL: range and default */
     const char *const *choices; /* CB_PT_CHOICE: the names, NULL-terminated */
     const char *what;           /* what a value is, for the message: "a count", "a probability" */
-    const char *def_text;       /* the default as printed ("6"; "PDK 20000, DDZ 1000" when a
-                                   plugin resolves a sentinel udef by game) */
+    const char *def_text;       /* the default as printed ("6"; "PDK 14, DDZ 12" when a plugin
+                                   resolves a sentinel udef by game) */
     const char *meaning;        /* one line: what the key does */
 } cb_pdef;
 

@@ -5,7 +5,8 @@
 #include <string.h>
 
 const char cb_rank_chars[CB_NRANKS + 1] = "3456789TJQKA2XD";
-static const char suit_chars[] = "shcd";
+const char cb_suit_chars[5] = "shcd";
+const char *const cb_suit_symbols[4] = {"\xe2\x99\xa0", "\xe2\x99\xa5", "\xe2\x99\xa3", "\xe2\x99\xa6"};
 
 static int rank_of_char(char ch)
 {
@@ -17,8 +18,8 @@ static int rank_of_char(char ch)
 
 static int suit_of_char(char ch)
 {
-    const char *p = strchr(suit_chars, ch);
-    return (p && ch) ? (int)(p - suit_chars) : -1;
+    const char *p = strchr(cb_suit_chars, ch);
+    return (p && ch) ? (int)(p - cb_suit_chars) : -1;
 }
 
 static void set_err(char *err, size_t errlen, const char *fmt, const char *a, int n)
@@ -32,15 +33,11 @@ static void set_err(char *err, size_t errlen, const char *fmt, const char *a, in
  * joker or at a token start means the big joker. */
 typedef struct { int rank, suit; } token;
 
-/* The suit of a symbol ♠ ♥ ♣ ♦ (UTF-8, 3 bytes each) at p, or -1. */
+/* The suit of a symbol ♠ ♥ ♣ ♦ (cb_suit_symbols: UTF-8, 3 bytes each) at p, or -1. */
 static int suit_of_symbol(const char *p)
 {
-    static const unsigned char last[4] = {0xA0, 0xA5, 0xA3, 0xA6}; /* U+2660, 2665, 2663, 2666 */
-    const unsigned char *u = (const unsigned char *)p;
-    if (u[0] != 0xE2 || u[1] != 0x99)
-        return -1;
     for (int s = 0; s < 4; s++)
-        if (u[2] == last[s])
+        if (strncmp(p, cb_suit_symbols[s], 3) == 0)
             return s;
     return -1;
 }
@@ -119,7 +116,7 @@ static void card_name(int id, char *buf)
 {
     int r = cb_card_rank(id);
     buf[0] = cb_rank_chars[r];
-    buf[1] = r < CB_RANK_X ? suit_chars[cb_card_suit(id)] : 0;
+    buf[1] = r < CB_RANK_X ? cb_suit_chars[cb_card_suit(id)] : 0;
     buf[2] = 0;
 }
 
@@ -196,6 +193,52 @@ int cb_counts_parse(const char *text, cb_cards deck, cb_counts *out, char *err, 
     }
     *out = k;
     return 0;
+}
+
+int cb_cards_parse_held(const char *text, cb_cards deck, cb_cards hand, cb_cards *out, char *err,
+                       size_t errlen)
+{
+    char why[160] = "";
+    cb_cards any = 0;
+    /* First as cards of the game, so a typo is named by its character and place. */
+    if (cb_cards_parse(text, deck, &any, why, sizeof why) != 0) {
+        if (err && errlen)
+            snprintf(err, errlen, "not cards of this game: %s", why[0] ? why : "unreadable");
+        return -1;
+    }
+    /* Then from the hand: bare ranks take the lowest suits held (the spade 3 when held). */
+    if (cb_cards_parse(text, hand, out, why, sizeof why) == 0)
+        return 0;
+    if (!err || !errlen)
+        return -2;
+    /* Say what is missing by rank: every token of the text is one card of `any`, so its rank
+     * counts are the text's, and a count the deck allows is at most four. */
+    static const char *const count_words[] = {"no", "only one", "only two", "only three"};
+    cb_counts want = cb_counts_of(any), have = cb_counts_of(hand);
+    size_t n = 0;
+    err[0] = 0;
+    for (int r = 0; r < CB_NRANKS; r++) {
+        int w = cb_count(want, r), h = cb_count(have, r);
+        if (w <= h || h > 3)
+            continue;
+        if (n < errlen)
+            n += (size_t)snprintf(err + n, errlen - n, "%s%s %c%s", n ? ", " : "", count_words[h],
+                                  cb_rank_chars[r], h > 1 ? "s" : "");
+    }
+    if (n) {
+        if (n < errlen)
+            snprintf(err + n, errlen - n, " in the hand");
+        return -2;
+    }
+    /* The ranks are all there, so a card named with its suit is not: the parse spoke of "the
+     * deck", which here is the hand. */
+    const char *deck_word = strstr(why, "is not in the deck");
+    if (deck_word)
+        snprintf(err, errlen, "%.*sis not in the hand%s", (int)(deck_word - why), why,
+                 deck_word + strlen("is not in the deck"));
+    else
+        snprintf(err, errlen, "not in the hand: %s", why);
+    return -2;
 }
 
 int cb_cards_pick(cb_cards from, cb_counts k, cb_cards *out)

@@ -318,6 +318,48 @@ static void test_parse_suit_symbols(void **state)
     parse_fail("3s 3\u2660", full, err, sizeof err);
 }
 
+/* A play typed against a hand: cards of the deck first (a typo is -1 and named), then from
+ * the hand (-2, said by rank or by the suited card); bare ranks take the lowest suits held. */
+static void test_parse_held(void **state)
+{
+    (void)state;
+    char err[200];
+    cb_cards deck = deck_of("pdk16"), out = 0;
+    cb_cards hand = BIT('3', 's') | BIT('7', 'h') | BIT('7', 'd') | BIT('9', 'c') | BIT('K', 'd');
+    assert_int_equal(cb_cards_parse_held("77", deck, hand, &out, err, sizeof err), 0);
+    assert_true(out == (BIT('7', 'h') | BIT('7', 'd'))); /* the suits held, not 7s7h */
+    assert_int_equal(cb_cards_parse_held("3 9c", deck, hand, &out, err, sizeof err), 0);
+    assert_true(out == (BIT('3', 's') | BIT('9', 'c')));
+    /* a typo: -1, the character and its place */
+    assert_int_equal(cb_cards_parse_held("7Z", deck, hand, &out, err, sizeof err), -1);
+    assert_has(err, "not cards of this game");
+    assert_has(err, "'Z' at position 2");
+    /* cards of PDK's deck that the hand lacks: -2, by rank */
+    assert_int_equal(cb_cards_parse_held("777", deck, hand, &out, err, sizeof err), -2);
+    assert_string_equal(err, "only two 7s in the hand");
+    assert_int_equal(cb_cards_parse_held("99QQ", deck, hand, &out, err, sizeof err), -2);
+    assert_string_equal(err, "only one 9, no Q in the hand");
+    /* the rank is held, the suit named is not */
+    assert_int_equal(cb_cards_parse_held("7s", deck, hand, &out, err, sizeof err), -2);
+    assert_has(err, "7s is not in the hand");
+    assert_true(strstr(err, "deck") == NULL);
+    /* not in PDK's deck at all (its 2s are the spade 2 only): the game's error, -1 */
+    assert_int_equal(cb_cards_parse_held("2h", deck, hand, &out, err, sizeof err), -1);
+    assert_has(err, "not cards of this game");
+    /* err may be NULL */
+    assert_int_equal(cb_cards_parse_held("777", deck, hand, &out, NULL, 0), -2);
+    /* the suit tables say what the parser reads */
+    for (int s = 0; s < 4; s++) {
+        char txt[8];
+        snprintf(txt, sizeof txt, "5%c", cb_suit_chars[s]);
+        assert_true(parse_ok(txt, CB_FULL_DECK) == ((cb_cards)1 << (2 * 4 + s)));
+        snprintf(txt, sizeof txt, "5%s", cb_suit_symbols[s]);
+        assert_true(parse_ok(txt, CB_FULL_DECK) == ((cb_cards)1 << (2 * 4 + s)));
+    }
+    assert_string_equal(cb_suit_symbols[0], "\u2660");
+    assert_string_equal(cb_suit_symbols[3], "\u2666");
+}
+
 static void test_counts_parse(void **state)
 {
     (void)state;
@@ -490,6 +532,7 @@ int main(void)
         cmocka_unit_test(test_parse_suit_placement),
         cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_parse_suit_symbols),
+        cmocka_unit_test(test_parse_held),
         cmocka_unit_test(test_counts_parse),
         cmocka_unit_test(test_pick),
         cmocka_unit_test(test_format),

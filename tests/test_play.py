@@ -361,6 +361,14 @@ def main():
         r = run_script(base, b"1\nzz\n")
         check("refused: zz: not cards of this game: bad card character 'z' at position 1" in r.stdout.decode(),
               "a typo is refused with the parser's reason")
+        # cards of the game the hand lacks are said by rank and by the card (seed 9: seat 0 is
+        # the landlord holding 2s2h2d, KhKd and the club J only)
+        r = run_script(base, b"1\n2222\nKKKK\nJs\n")
+        out = r.stdout.decode()
+        check("refused: 2222: only three 2s in the hand" in out and
+              "refused: KKKK: only two Ks in the hand" in out and
+              "refused: Js: card Js is not in the hand" in out,
+              "cards not held are refused by rank or by card", out[-400:])
 
         for args, what in ((["--seat", "0"], "missing --config"),
                            (["--config", ddz], "missing --seat"),

@@ -396,7 +396,8 @@ class TestEngine(unittest.TestCase):
             missing = cards.format(other & -other, True)
             with self.assertRaises(cardbot.IllegalActionError) as cm:
                 e.play(missing)
-            self.assertIn("seat %d does not hold them" % seat, cm.exception.reason)
+            self.assertIn("seat %d: card %s is not in the hand" % (seat, missing),
+                          cm.exception.reason)
             self.assertNotIn("deck", cm.exception.reason)
             with self.assertRaises(cardbot.IllegalActionError) as cm:
                 e.play("Pass")  # leading: a pass is refused by the engine, not as cards

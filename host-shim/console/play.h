@@ -47,12 +47,6 @@ int cb_play_game(cb_play_session *s, int g);
 const char *cb_play_read(cb_play_session *s, const char *prompt);
 /* Is word one of the names in the space-separated list (case-insensitive)? */
 bool cb_play_is(const char *word, const char *names);
-/* Card text typed by the person -> actual cards of hand. Ranks alone take the lowest suits
- * held (so a 3 is the spade 3 when held, as the first PDK play needs); suits may be given
- * (letters s h c d, or ♠ ♥ ♣ ♦). -1 with a message for text that is not cards or names cards
- * the hand does not hold; whether the play is legal is the engine's to say. */
-int cb_play_parse_cards(const cb_rules *r, cb_cards hand, const char *text, cb_cards *out, char *err,
-                        size_t errlen);
 
 /* play_show.c */
 /* Cards grouped by rank, ascending: "3s3h 4d 7s7h7c" (unicode: "3♠3♥ 4♦ ..."). */

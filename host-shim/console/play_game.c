@@ -298,7 +298,7 @@ static int human_play(cb_play_session *s, cb_engine *e)
             return 1;
         cb_cards cards = 0;
         if (!cb_play_is(t, "pass p") &&
-            cb_play_parse_cards(s->rules, cb_engine_hand(e, s->me), t, &cards, err, sizeof err) != 0) {
+            cb_cards_parse_held(t, s->rules->deck, cb_engine_hand(e, s->me), &cards, err, sizeof err) != 0) {
             fprintf(s->out, "refused: %s: %s\n", cb_cli_shorten(t, shown, sizeof shown), err);
             continue;
         }

@@ -5,9 +5,6 @@
 #include "cli.h"
 #include "play.h"
 
-static const char *const suit_ascii[4] = {"s", "h", "c", "d"};
-static const char *const suit_unicode[4] = {"\xe2\x99\xa0", "\xe2\x99\xa5", "\xe2\x99\xa3", "\xe2\x99\xa6"};
-
 void cb_play_fmt_hand(cb_cards c, bool unicode, char *buf, size_t len)
 {
     if (!len)
@@ -24,8 +21,12 @@ void cb_play_fmt_hand(cb_cards c, bool unicode, char *buf, size_t len)
             if (!(of & cb_card_bit(id)))
                 continue;
             int su = cb_card_suit(id);
-            n += (size_t)snprintf(buf + n, len - n, "%c%s", cb_rank_chars[rk],
-                                  su < 0 ? "" : unicode ? suit_unicode[su] : suit_ascii[su]);
+            if (su < 0)
+                n += (size_t)snprintf(buf + n, len - n, "%c", cb_rank_chars[rk]);
+            else if (unicode)
+                n += (size_t)snprintf(buf + n, len - n, "%c%s", cb_rank_chars[rk], cb_suit_symbols[su]);
+            else
+                n += (size_t)snprintf(buf + n, len - n, "%c%c", cb_rank_chars[rk], cb_suit_chars[su]);
         }
     }
 }

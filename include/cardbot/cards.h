@@ -97,6 +97,22 @@ extern const char cb_rank_chars[CB_NRANKS + 1]; /* "3456789TJQKA2XD" (read-only)
  * spells the id by hand. */
 #define CB_CARD_S3 0
 
+/* ---- appended in 1.4.0: what every host that takes typed plays re-derived ---- */
+
+/* The suits by suit number 0..3: letters "shcd" and symbols ♠ ♥ ♣ ♦ (UTF-8 strings), the two
+ * forms cb_cards_parse reads, so a host shows cards in a form its players can type back. */
+extern const char cb_suit_chars[5];
+extern const char *const cb_suit_symbols[4];
+
+/* Parse text as a play from `hand` in a game dealt from `deck` (a person's or a bot's typed
+ * move): first as cards of the deck, then from the hand, a bare rank taking the lowest suit
+ * held (so the spade 3 when it is held). Returns 0 and sets *out; -1 when the text is not
+ * cards of the game (err: "not cards of this game: " and cb_cards_parse's reason, naming the
+ * character); -2 when they are but the hand lacks some (err says which by rank, "only one 7
+ * in the hand", "no K in the hand", or "card 7h is not in the hand"). err may be NULL. */
+int cb_cards_parse_held(const char *text, cb_cards deck, cb_cards hand, cb_cards *out, char *err,
+                        size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

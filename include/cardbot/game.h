@@ -31,10 +31,10 @@ extern "C" {
 
 /* ---- library version ---- */
 #define CB_VERSION_MAJOR 1
-#define CB_VERSION_MINOR 3
+#define CB_VERSION_MINOR 4
 #define CB_VERSION_PATCH 0
-#define CB_VERSION "1.3.0"
-/* The version of the library actually loaded ("1.3.0"); compare with CB_VERSION. */
+#define CB_VERSION "1.4.0"
+/* The version of the library actually loaded ("1.4.0"); compare with CB_VERSION. */
 const char *cb_version(void);
 
 /* ---- what passes prove ---- */

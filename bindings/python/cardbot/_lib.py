@@ -22,7 +22,7 @@ from ctypes import (POINTER, Structure, c_bool, c_char, c_char_p, c_float, c_int
 
 # The C API this binding is written against (include/cardbot/game.h, bot.h).
 VERSION_MAJOR = 1
-VERSION_MINOR = 1
+VERSION_MINOR = 4
 ABI_MAJOR = 1
 ABI_MINOR = 1
 ABI_VERSION = (ABI_MAJOR << 16) | ABI_MINOR
@@ -346,6 +346,7 @@ _CORE_PROTOS = {
     # cards.h
     "cb_cards_pick": (c_int, [cb_cards, cb_counts, _P(cb_cards)]),
     "cb_cards_parse": (c_int, [c_char_p, cb_cards, _P(cb_cards), c_char_p, c_size_t]),
+    "cb_cards_parse_held": (c_int, [c_char_p, cb_cards, cb_cards, _P(cb_cards), c_char_p, c_size_t]),
     "cb_counts_parse": (c_int, [c_char_p, cb_cards, _P(cb_counts), c_char_p, c_size_t]),
     "cb_cards_format": (c_size_t, [cb_cards, c_bool, c_char_p, c_size_t]),
     "cb_counts_format": (c_size_t, [cb_counts, c_char_p, c_size_t]),

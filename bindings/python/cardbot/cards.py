@@ -85,6 +85,25 @@ def parse(text, deck=FULL_DECK):
     return out.value
 
 
+def parse_held(text, deck, hand):
+    """Text -> cards of hand, in a game dealt from deck (cb_cards_parse_held): read as cards of
+    the deck first, then taken from the hand, bare ranks taking the lowest suits held.
+    ValueError with the library's message in .reason and .code -1 (not cards of the game: the
+    character is named) or -2 (cards of the game the hand lacks, said by rank)."""
+    if not isinstance(text, str):
+        raise TypeError("cards text must be str, not %s" % type(text).__name__)
+    lib = _lib.core()
+    out = _lib.cb_cards()
+    err = _lib.errbuf()
+    rc = lib.cb_cards_parse_held(text.encode(), deck, hand, ctypes.byref(out), err, _lib.ERRLEN)
+    if rc != 0:
+        ex = ValueError("cards %r: %s" % (text, _lib.text(err)))
+        ex.reason = _lib.text(err)
+        ex.code = rc
+        raise ex
+    return out.value
+
+
 def parse_counts(text, deck=FULL_DECK):
     """Rank-only text -> packed counts (suits accepted and ignored)."""
     lib = _lib.core()

@@ -231,18 +231,15 @@ class Engine(_lib.Handle):
         self._actions += 1
 
     def _cards_from_hand(self, text):
-        try:
-            _cards.parse(text, self._rules.deck)
-        except ValueError as ex:
-            raise _lib.IllegalActionError("play %r: not cards of this game: %s"
-                                          % (text, getattr(ex, "reason", ex))) from None
         turn = self.turn
         hand = self.hand(turn)
         try:
-            return _cards.parse(text, hand)
-        except ValueError:
-            raise _lib.IllegalActionError("play %r: seat %d does not hold them (its hand: %s)"
-                                          % (text, turn, _cards.format(hand, True))) from None
+            return _cards.parse_held(text, self._rules.deck, hand)
+        except ValueError as ex:
+            if ex.code == -1:  # not cards of the game: the library names the character
+                raise _lib.IllegalActionError("play %r: %s" % (text, ex.reason)) from None
+            raise _lib.IllegalActionError("play %r: seat %d: %s (its hand: %s)"
+                                          % (text, turn, ex.reason, _cards.format(hand, True))) from None
 
     def view(self, seat=None, budget_ms=1000):
         """The exact cb_view of seat (default: the seat to act). It points into the engine: the

@@ -128,6 +128,8 @@ class ExecMatch(unittest.TestCase):
     def test_fault_exit(self):
         p, got = self.fault("exit", "failed")
         self.assertIn("exited with status 3", p.stderr)
+        # said once, without a guess or a budget that played no part
+        self.assertNotRegex(p.stderr, r"exited\?|\(the program|closed its output \(budget")
         self.assertIn("exiting on purpose", p.stderr)  # its stderr, prefixed
         self.assertRegex(p.stderr, r"\[exec pybot \d+\] pybot: exiting on purpose")
 

@@ -57,8 +57,10 @@ finish() {
 # A make of this tree from inside `make test`: not the caller's flags, jobserver or variables.
 submake() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$ROOT" "$@"; }
 # pkg-config finding the staged .pc files first; --define-prefix moves ${prefix} to where the
-# .pc file is (glib-2.0, a private requirement, comes from the system).
+# .pc file is.
 pc() { env PKG_CONFIG_PATH="$PCDIR" pkg-config "$@"; }
+# pkg-config seeing the staged .pc files only: a host without glib's development files
+pc_alone() { env PKG_CONFIG_LIBDIR="$PCDIR" PKG_CONFIG_PATH= pkg-config "$@"; }
 unset CARDBOT_PLUGIN_PATH
 
 # ---- 1. the staged install ---------------------------------------------------------------
@@ -106,9 +108,11 @@ pcfiles() {
         [ "$(pc --define-prefix --variable=plugindir cardbot-plugin)" = "$LIB/cardbot/plugins" ] &&
         pc --libs cardbot | grep -q -- '-lcardbot-shim -lcardbot' &&
         pc --libs cardbot-plugin | grep -q -- '-lcardbot' && ! pc --libs cardbot-plugin | grep -q shim &&
-        [ "$(pc --define-prefix --variable=includedir cardbot)" = "$STAGE/usr/include" ]
+        [ "$(pc --define-prefix --variable=includedir cardbot)" = "$STAGE/usr/include" ] &&
+        pc_alone --cflags --libs cardbot >/dev/null && pc_alone --cflags --libs cardbot-plugin >/dev/null &&
+        ! pc --cflags cardbot | grep -q glib
 }
-check "pkg-config: modversion $VERSION = CB_VERSION, libs, plugindir (also relocated)" pcfiles
+check "pkg-config: modversion $VERSION = CB_VERSION, libs, plugindir (also relocated), no glib needed" pcfiles
 
 # ---- 2. the examples, with pkg-config only -----------------------------------------------
 EX=$tmp/examples

@@ -404,6 +404,15 @@ static void test_results_whole(void **s)
                              res, NULL), 0);
     assert_non_null(strstr(out, "seed chosen at random"));
     assert_int_equal(cbt_cardbot(&mout, &merr, "merge", res, NULL), 0);
+    /* a results file given to replay is named for what it is, with the way to a replay */
+    char *rout, *rerr;
+    assert_int_equal(cbt_cardbot(&rout, &rerr, "replay", res, NULL), 2);
+    if (!strstr(rerr, ":1: a results file (cardbot match --results), not a replay: `cardbot merge --replay")) {
+        print_error("stderr:\n%s", rerr);
+        fail();
+    }
+    g_free(rout);
+    g_free(rerr);
     char *a = stable(out, 0), *b = stable(mout, 0);
     assert_same("the run and the merge of its results", a, b);
     assert_non_null(strstr(b, "(chosen at random: replay this match with --seed "));
@@ -533,7 +542,9 @@ static void test_match_group(void **s)
         {"[match]\ngames = 3x\n", "[match] games: not a number: '3x'"},
         {"[match]\nseed = abc\n", "[match] seed: not a number: 'abc'"},
         {"[match]\nseed =\n", "[match] seed: not a number: ''"},
-        {"[match]\nseed = -1\n", "[match] seed: -1: must be 0 or more"},
+        {"[match]\nseed = -1\n", "[match] seed: -1: must be 0..9223372036854775807"},
+        /* past strtoll's range: still the range, not "0 or more" */
+        {"[match]\nseed = 9223372036854775808\n", "[match] seed: 9223372036854775808: must be 0..9223372036854775807"},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         char *cfg = config_named("group.ini", "pdk16", cases[i].extra);
@@ -611,7 +622,10 @@ static void test_option_ranges(void **s)
             "10000001");
     REFUSED("cardbot match: --concurrency 0: must be 1..256\n", "match", "--config", pdk, "-j", "0");
     REFUSED("cardbot match: --concurrency 257: must be 1..256\n", "match", "--config", pdk, "-j", "257");
-    REFUSED("cardbot match: --seed -2: must be 0 or more\n", "match", "--config", pdk, "--seed", "-2");
+    REFUSED("cardbot match: --seed -2: must be 0..9223372036854775807\n", "match", "--config", pdk, "--seed", "-2");
+    /* an output that cannot be opened says why, as the report does */
+    REFUSED("cardbot match: cannot write replay file '/nonexistent-dir/x.jsonl': No such file or directory\n",
+            "match", "--config", pdk, "--games", "3", "--replay", "/nonexistent-dir/x.jsonl");
     REFUSED("cardbot match: --landlord 3: must be a seat 0..2\n", "match", "--config", ddz, "--landlord", "3");
     char *want = g_strdup_printf("cardbot match: --landlord 0: only ddz has a landlord; %s plays pdk16\n", pdk);
     REFUSED(want, "match", "--config", pdk, "--landlord", "0");

@@ -245,6 +245,18 @@ def check_result(text, label, games=1):
     sums = [sum(int(p) for _, p in rows[i:i + 3]) for i in range(0, len(rows), 3)]
     check(len(rows) == 3 * games and all(s == 0 for s in sums),
           f"{label}: points per seat shown, summing to 0", str(rows))
+    # DDZ: the settlement line says what doubled the stake, and its figure is the points
+    lords = re.findall(r"^  landlord seat .*$", text, re.M)
+    for i, line in enumerate(lords):
+        m = re.fullmatch(r"  landlord seat (\d): stake (\d+)(?:, (\d+) bombs? x2 each)?"
+                         r"(?:, (spring|anti-spring) x2)?: (\d+) a farmer", line)
+        ok = m is not None
+        if ok:
+            lord, stake, bombs, spring, each = (int(m.group(1)), int(m.group(2)), int(m.group(3) or 0),
+                                                m.group(4), int(m.group(5)))
+            ok = each == stake * 2 ** bombs * (2 if spring else 1) and \
+                abs(int(rows[3 * i + lord][1])) == 2 * each
+        check(ok, f"{label}: the DDZ settlement line adds up (stake, bombs, spring, points)", line)
     return status
 
 
@@ -304,7 +316,7 @@ def main():
             tmux_game(tmp, "tmux-ddz", ddz, "ddz", 7, [
                 (r"^(seat \d \(\S+\)|you \(seat 0\)) bid: (pass|[123])$", "the bids are shown"),
                 (r"^.* (is|are) the landlord at stake [123]; the bottom cards: ", "landlord and bottom announced"),
-                (r"^  landlord seat \d, stake \d, multiplier \d+", "the multiplier is settled")])
+                (r"^  landlord seat \d: stake \d.*: \d+ a farmer$", "the multiplier is settled")])
 
         # ---- no terminal: pipes ----
         argv = [CARDBOT, "play", "--config", rob, "--seat", "2", "--seed", "5", "--games", "1", "--unicode"]

@@ -12,6 +12,8 @@
  * A server with its own state machine skips the engine and fills cb_view itself (bot.h says
  * member by member what each means; cb_view_check tells what is wrong with one).
  */
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,7 +83,10 @@ static int play_game(const char *config, uint64_t seed)
             printf("seat %d bids %d\n", seat, (int)d.bid);
             rc = cb_engine_bid(e, d.bid, err, sizeof err);
         } else {
-            printf("seat %d %s %s\t(%s)\n", seat, d.cards ? "plays" : "passes", cards, d.explain);
+            if (d.cards)
+                printf("seat %d plays %s\t(%s)\n", seat, cards, d.explain);
+            else
+                printf("seat %d passes\t(%s)\n", seat, d.explain);
             rc = cb_engine_play(e, d.cards, err, sizeof err);
         }
         if (rc != 0) /* the shim answers legally, so the engine never refuses it */
@@ -110,7 +115,16 @@ int main(int argc, char **argv)
     }
     if (strcmp(cb_version(), CB_VERSION) != 0) /* the library loaded vs the headers built with */
         printf("note: built with cardbot %s, running %s\n", CB_VERSION, cb_version());
-    uint64_t seed = argc == 4 ? strtoull(argv[3], NULL, 10) : 1;
+    uint64_t seed = 1;
+    if (argc == 4) { /* a seed is all digits: "xyz" or "-1" is a mistake, not seed 0 */
+        char *end;
+        errno = 0;
+        seed = strtoull(argv[3], &end, 10);
+        if (end == argv[3] || *end || errno || argv[3][0] == '-') {
+            fprintf(stderr, "%s: SEED '%s': not a number 0..%llu\n", argv[0], argv[3], (unsigned long long)UINT64_MAX);
+            return 2;
+        }
+    }
     if (play_game(argv[1], seed) != 0 || play_game(argv[2], seed) != 0)
         return 1;
     return 0;

@@ -1,6 +1,7 @@
 /* cardbot command — options, rules and card parsing, move text and order, the [match] group
  * and the files a command writes: what the subcommands share. */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -290,7 +291,7 @@ int cb_cli_check_seed(const char *cmd, gint64 seed)
 {
     if (seed == G_MININT64 || seed >= 0)
         return 0;
-    cb_cli_error(cmd, "--seed %lld: must be 0 or more", (long long)seed);
+    cb_cli_error(cmd, "--seed %lld: must be 0..%lld", (long long)seed, (long long)G_MAXINT64);
     return CB_CLI_EXIT_USAGE;
 }
 
@@ -336,11 +337,9 @@ static int match_number(const char *cmd, const char *config, GKeyFile *kf, const
         cb_cli_error(cmd, "%s: [match] %s: not a number: '%s'", config, key, shown);
         rc = CB_CLI_EXIT_USAGE;
     } else if (errno == ERANGE || v < lo || (hi >= 0 && v > hi)) { /* ERANGE: a number, far out */
-        if (hi >= 0)
-            cb_cli_error(cmd, "%s: [match] %s: %s: must be %lld..%lld", config, key, shown, (long long)lo,
-                         (long long)hi);
-        else
-            cb_cli_error(cmd, "%s: [match] %s: %s: must be %lld or more", config, key, shown, (long long)lo);
+        /* without an upper bound the largest is strtoll's: say so when that is what was passed */
+        long long top = hi >= 0 ? (long long)hi : LLONG_MAX;
+        cb_cli_error(cmd, "%s: [match] %s: %s: must be %lld..%lld", config, key, shown, (long long)lo, top);
         rc = CB_CLI_EXIT_USAGE;
     } else {
         *out = v;

@@ -67,7 +67,7 @@ static int parse_options(int *argc, char ***argv, cb_match_args *a)
         {"games", 'g', 0, G_OPTION_ARG_INT64, &a->games,
          "games to play (default: every deal of --deals, else [match] games or 100)", "N"},
         {"seed", 's', 0, G_OPTION_ARG_INT64, &a->seed, "match seed (default [match] seed, else random)", "S"},
-        {"concurrency", 'j', 0, G_OPTION_ARG_INT, &a->concurrency, "games played at once (threads)", "K"},
+        {"concurrency", 'j', 0, G_OPTION_ARG_INT, &a->concurrency, "games played at once (threads; default 1)", "K"},
         {"duplicate", 'd', 0, G_OPTION_ARG_NONE, &a->duplicate, "replay each deal with hands rotated over the seats",
          NULL},
         {"replay", 'r', 0, G_OPTION_ARG_FILENAME, &a->replay, "write a header and every deal, bid and decision as JSON lines (cardbot replay shows them)",

@@ -273,7 +273,7 @@ int cb_cmd_merge(int argc, char **argv)
     if (!status)
         status = check_all(&m, gm);
     if (!status && replay && !(rf = fopen(replay, "w")))
-        status = fail("cannot write replay file '%s'", replay);
+        status = fail("cannot write replay file '%s': %s", replay, g_strerror(errno));
     if (!status && rf) { /* the header the single run's replay opens with */
         cb_match_info whole = m.s[0].info; /* shallow */
         whole.shard = whole.nshards = 1;

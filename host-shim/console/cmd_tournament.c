@@ -39,7 +39,7 @@ static int parse_options(int *argc, char ***argv, cb_tour_args *a)
          "games per pairing, rounded up to whole deals of 6 (default [match] games or 100)", "N"},
         {"seed", 's', 0, G_OPTION_ARG_INT64, &a->seed,
          "seed of the deals every pairing plays (default [match] seed, else random)", "S"},
-        {"concurrency", 'j', 0, G_OPTION_ARG_INT, &a->concurrency, "games played at once (threads)", "K"},
+        {"concurrency", 'j', 0, G_OPTION_ARG_INT, &a->concurrency, "games played at once (threads; default 1)", "K"},
         {"landlord", 'l', 0, G_OPTION_ARG_INT, &a->landlord, "DDZ: no bidding, SEAT is landlord at bid 1", "SEAT"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "no per-game lines", NULL},
         {"progress", 0, 0, G_OPTION_ARG_STRING, &a->progress,

@@ -167,7 +167,7 @@ static int check_table(cb_match_cmd *m)
 static int open_output(FILE **f, const char *path, const char *what)
 {
     if (path && !(*f = fopen(path, "w"))) {
-        cb_cli_error("match", "cannot write %s file '%s'", what, path);
+        cb_cli_error("match", "cannot write %s file '%s': %s", what, path, g_strerror(errno));
         return CB_CLI_EXIT_USAGE;
     }
     return 0;

@@ -136,10 +136,30 @@ void cb_play_show_result(cb_play_session *s, const cb_engine *e, int g)
         fprintf(s->out, "  seat %d  %-12s %+5d   %s%s\n", seat, seat == s->me ? "you" : s->name[seat],
                 delta[seat], left ? "held " : "out", buf);
     }
-    if (r->game == CB_GAME_DDZ)
-        fprintf(s->out, "  landlord seat %d, stake %d, multiplier %d (x2 per bomb, x2 spring)\n", lord,
-                cb_engine_stake(e), mult);
-    else if (lord >= 0)
+    if (r->game == CB_GAME_DDZ && lord >= 0) {
+        /* Say what doubled the stake in this deal only: a spring (the farmers never played) or
+         * an anti-spring (the landlord made only its first lead) doubles once, every bomb
+         * counted once more (the settlement's cap included, as the points show it). */
+        int stake = cb_engine_stake(e), farmer_plays = 0;
+        for (int seat = 0; seat < 3; seat++)
+            if (seat != lord)
+                farmer_plays += cb_engine_plays_made(e, seat);
+        bool spring = winner == lord && farmer_plays == 0;
+        bool anti = winner != lord && cb_engine_plays_made(e, lord) == 1;
+        int factor = stake > 0 ? mult / stake / ((spring || anti) ? 2 : 1) : 1, bombs = 0;
+        while (factor > 1) {
+            factor >>= 1;
+            bombs++;
+        }
+        char why[96] = "";
+        size_t n = 0;
+        if (bombs)
+            n += (size_t)snprintf(why + n, sizeof why - n, ", %d bomb%s x2 each", bombs, bombs == 1 ? "" : "s");
+        if (spring || anti)
+            snprintf(why + n, sizeof why - n, ", %s x2", spring ? "spring" : "anti-spring");
+        fprintf(s->out, "  landlord seat %d: stake %d%s: %d a farmer\n", lord, stake, why, mult);
+    }
+    else if (r->game != CB_GAME_DDZ && lord >= 0)
         fprintf(s->out, "  seat %d declared 包庄 and %s\n", lord, winner == lord ? "made it" : "failed");
     for (int seat = 0; seat < 3; seat++)
         s->totals[seat] += delta[seat];

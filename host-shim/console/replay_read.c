@@ -131,7 +131,11 @@ static int read_line(cb_replay *rp, char *line, int lineno, cb_match_game *gm, c
     JsonObject *o = json_node_get_object(n);
     const char *type = str_member(o, "type");
     int rc = 0;
-    if (type && !strcmp(type, "header")) {
+    if (!rp->header && !rp->lines->len && json_object_has_member(o, "cardbot_results")) {
+        /* a results file's header (--results): its games hold no plays to show */
+        rc = fail(err, errlen, "a results file (cardbot match --results), not a replay: `cardbot merge "
+                                "--replay OUT RESULTS...` writes the replay of its games");
+    } else if (type && !strcmp(type, "header")) {
         if (rp->lines->len || rp->header)
             rc = fail(err, errlen, "a header line after the first line");
         else

@@ -503,9 +503,9 @@ static int read_line(exec_bot *b, uint64_t deadline, char **line, size_t *len, c
             continue;
         int e = errno;
         if (n == 0)
-            snprintf(why, whylen, "the program closed its output (exited?)");
+            snprintf(why, whylen, "the program closed its output");
         else if (e == ECONNRESET) /* closed too, with our request unread: which one the host meets is a race */
-            snprintf(why, whylen, "the program closed its output, our request unread (exited?)");
+            snprintf(why, whylen, "the program closed its output, our request unread");
         else
             snprintf(why, whylen, "reading from the program: %s", strerror(e));
         if (n < 0 && e == EPERM && !b->warned_sandbox) {
@@ -824,7 +824,7 @@ static int failed(exec_bot *b, const char *what)
     unsigned shift = b->fails < 2 ? 0 : b->fails - 2;
     b->skip = b->fails < 2 ? 0 : (shift >= 5 ? BACKOFF_MAX : 1u << shift);
     if (b->log)
-        say(b, "decision failed: %s%s%s%s", what, how[0] ? " (the program " : "", how, how[0] ? ")" : "");
+        say(b, "decision failed: %s%s%s", what, how[0] ? "; the program " : "", how);
     restart(b);
     return -1;
 }
@@ -865,11 +865,14 @@ static int decide(exec_bot *b, const cb_view *v, cb_decision *out)
     for (;;) {
         char *line;
         size_t len;
-        if (read_line(b, deadline, &line, &len, why, sizeof why) != 0) {
+        int rl = read_line(b, deadline, &line, &len, why, sizeof why);
+        if (rl == RL_TIMEOUT) { /* the budget is the timeout's reason: not said of the others */
             char full[460];
             snprintf(full, sizeof full, "%s (budget %u ms)", why, (unsigned)v->budget_ms);
             return failed(b, full);
         }
+        if (rl != 0)
+            return failed(b, why);
         int64_t id = -1;
         cb_decision d;
         memset(&d, 0, sizeof d);

@@ -445,8 +445,8 @@ def _open(candidates):
             continue
         try:
             return ctypes.CDLL(c, mode=mode), c
-        except OSError as e:
-            errors.append("%s: %s" % (c, e))
+        except OSError as e:  # the loader's text usually names the file already
+            errors.append(str(e) if str(e).startswith(c + ":") else "%s: %s" % (c, e))
     raise OSError("; ".join(errors) if errors else "no candidate")
 
 

@@ -8,7 +8,7 @@
 #     print the same bytes as the single run, lines starting with "timing" aside, with and
 #     without --quiet, and `merge --replay` must write the single run's replay file (its
 #     header line included: the merge rebuilds it from the results headers and the config;
-#     SOURCE_DATE_EPOCH fixes the date both write);
+#     SOURCE_DATE_EPOCH fixes the date both write), from another directory than the run's too;
 #  2. the same for PDK without --duplicate, 3 shards, one of them at --concurrency 2;
 #  3. refuses, with one line naming the file and exit 2: a missing shard, a shard of another
 #     run (another seed; an edited config), the same shard twice, an unfinished shard (no end
@@ -89,6 +89,21 @@ same "DDZ: merge --quiet as the single run's --quiet" "$tmp/single-q.txt" "$tmp/
 cmp -s "$tmp/single.jsonl" "$tmp/merged.jsonl" && ok "DDZ: merge --replay writes the single run's replay file" ||
     bad "DDZ: merge --replay writes the single run's replay file"
 grep -q '"redeals":[1-9]' "$tmp/single.jsonl" && ok "DDZ: the match has redeals" || bad "DDZ: the match has redeals"
+
+# a run whose config was given relative to its directory, merged from another directory:
+# the results carry the config's absolute path, so the replay is still the single run's
+ACB=$(cd "$(dirname "$CB")" && pwd)/$(basename "$CB")
+config pdk16 "$tmp/rel.ini"
+(cd "$tmp" && "$ACB" match --config rel.ini --games 6 --seed 4 --progress 0 --replay rel-single.jsonl \
+    --results rel.res >/dev/null 2>&1) || bad "a run with a relative config"
+(cd / && "$ACB" merge "$tmp/rel.res" --replay "$tmp/rel-merged.jsonl" >/dev/null 2>&1) ||
+    bad "a merge from another directory"
+if cmp -s "$tmp/rel-single.jsonl" "$tmp/rel-merged.jsonl" && grep -q '"flags":{' "$tmp/rel-merged.jsonl"; then
+    ok "merge --replay from another directory than the run's writes the single run's replay file"
+else
+    bad "merge --replay from another directory than the run's writes the single run's replay file"
+    head -c 400 "$tmp/rel-merged.jsonl" | sed 's/^/     | /'
+fi
 
 # ---- 2. PDK, not duplicate, 3 shards, one at -j 2
 config pdk16 "$tmp/pdk.ini"

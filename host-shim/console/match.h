@@ -212,6 +212,9 @@ typedef struct cb_match_info {
     char *deals, *deals_sha256; /* --deals FILE or NULL */
     int shard, nshards;        /* 1 / 1: the whole match */
     char *version;             /* CB_VERSION of the cardbot that played */
+    char *config_abs;          /* the config's absolute path as the run read it (results files
+                                  since 1.4; NULL from older ones): a merge run from another
+                                  directory finds the config by it (its sha256 still checked) */
 } cb_match_info;
 void cb_match_info_clear(cb_match_info *m); /* frees the strings */
 /* The "Match: ..." line. The shard part appears only when nshards > 1 (a merge prints the

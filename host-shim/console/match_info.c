@@ -20,6 +20,7 @@ void cb_match_info_clear(cb_match_info *m)
     g_free(m->deals);
     g_free(m->deals_sha256);
     g_free(m->version);
+    g_free(m->config_abs);
     memset(m, 0, sizeof *m);
 }
 

@@ -4,7 +4,8 @@
  *   1. a header: everything that identifies the run and that the "Match:" line shows —
  *      {"cardbot_results":1,"version":"1.1.0","config":"c.ini","config_sha256":"...",
  *       "rules":"ddz","games":30,"duplicate":true,"seed":7,"random_seed":false,"landlord":-1,
- *       "table":null,"deals":null,"deals_sha256":null,"shard":2,"shards":4}
+ *       "table":null,"deals":null,"deals_sha256":null,"shard":2,"shards":4,
+ *       "config_abs":"/srv/c.ini"}   (config_abs since 1.4: optional to a reader)
  *   2. one line per game of the shard, in game order: the --replay line plus decision times,
  *      plays made, bomb tricks and the error code (cb_match_game_json_full);
  *   3. an end line, written only when every game of the shard was played:
@@ -35,6 +36,8 @@ char *cb_match_results_header(const cb_match_info *m)
     cb_match_json_int(b, "seed", (gint64)m->seed); /* a --seed is at most G_MAXINT64 */
     cb_match_json_bool(b, "random_seed", m->random_seed);
     cb_match_info_json_members(b, m);
+    if (m->config_abs) /* not in the replay header: the merge's replay is the single run's */
+        cb_match_json_str(b, "config_abs", m->config_abs);
     return cb_match_json_finish(b);
 }
 
@@ -113,6 +116,8 @@ int cb_match_results_read_header(const char *line, cb_match_info *m, char *err, 
         m->table = opt_str(o, "table");
         m->deals = opt_str(o, "deals");
         m->deals_sha256 = opt_str(o, "deals_sha256");
+        if (typed(o, "config_abs", G_TYPE_NONE)) /* optional: files before 1.4 lack it */
+            m->config_abs = opt_str(o, "config_abs");
         m->games = (int)json_object_get_int_member(o, "games");
         m->seed = (uint64_t)json_object_get_int_member(o, "seed");
         m->landlord = (int)json_object_get_int_member(o, "landlord");

@@ -197,6 +197,7 @@ int cb_match_setup(cb_match_cmd *m)
     m->rules = cb_shim_rules(m->shim);
     cb_match_info *i = &m->info;
     i->config = g_strdup(a->config);
+    i->config_abs = g_canonicalize_filename(a->config, NULL);
     i->config_sha256 = file_sha256(a->config);
     i->rules = g_strdup(m->rules->preset);
     i->duplicate = a->duplicate;

@@ -37,12 +37,21 @@ static void add_flag(JsonBuilder *b, const cb_rules *r, const char *key)
         json_builder_add_string_value(b, text);
 }
 
-/* The config as the run read it: NULL when it is gone or its bytes changed since. */
+/* The config as the run read it: NULL when it is gone or its bytes changed since. Found by
+ * the path as given (relative: from here), else by its absolute path when the run was made
+ * (a merge in another directory). */
+static GKeyFile *same_config_at(const cb_match_info *m, const char *path);
 static GKeyFile *same_config(const cb_match_info *m)
+{
+    GKeyFile *kf = m->config ? same_config_at(m, m->config) : NULL;
+    return kf || !m->config_abs ? kf : same_config_at(m, m->config_abs);
+}
+
+static GKeyFile *same_config_at(const cb_match_info *m, const char *path)
 {
     char *text = NULL;
     gsize len = 0;
-    if (!m->config || !m->config_sha256 || !g_file_get_contents(m->config, &text, &len, NULL))
+    if (!m->config_sha256 || !g_file_get_contents(path, &text, &len, NULL))
         return NULL;
     char *sum = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
     GKeyFile *kf = g_key_file_new();

@@ -357,7 +357,7 @@ static void test_deals_errors(void **s)
     assert_true(g_file_set_contents(bad, pdk_good, -1, NULL));
     assert_int_equal(cbt_cardbot(&out, &err, "match", "--config", pdk, "--seed", "1", "--progress", "0", "--deals", bad,
                              NULL), 0);
-    assert_non_null(strstr(out, "1 games, seed 1, deals from "));
+    assert_non_null(strstr(out, "1 game, seed 1, deals from "));
     g_free(out);
     g_free(err);
     assert_int_equal(cbt_cardbot(&out, &err, "match", "--config", ddz, "--seed", "1", "--games", "9", "--progress", "0",

@@ -90,7 +90,7 @@ static void test_pair_pdk_ties(void **state)
     NEAR(x.win_b, 0.0, 1e-12);
     assert_true(isnan(x.score_lo) && isnan(x.score_hi) && isnan(x.score_var)); /* one deal: no interval */
     char *line = print_pair(p);
-    assert_string_equal(line, "Pair A vs B: 1 deals (1 games), score 0.750 [n/a, n/a], Elo +191 [n/a, n/a], "
+    assert_string_equal(line, "Pair A vs B: 1 deal (1 game), score 0.750 [n/a, n/a], Elo +191 [n/a, n/a], "
                               "points +7.50 [n/a, n/a] per game, wins A 100.0% B 0.0%\n");
     free(line);
     /* a game that A lost to both: the second deal scores 0; two B seats, one A seat */

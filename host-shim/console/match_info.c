@@ -27,7 +27,7 @@ void cb_match_info_clear(cb_match_info *m)
 void cb_match_print_header(FILE *f, const cb_match_info *m, int shard_games)
 {
     /* The concurrency is printed on a timing line: nothing here may depend on it. */
-    fprintf(f, "Match: %s, rules %s, %d games%s, ", m->config, m->rules, m->games,
+    fprintf(f, "Match: %s, rules %s, %d game%s%s, ", m->config, m->rules, m->games, m->games == 1 ? "" : "s",
             m->duplicate ? " (duplicate: each deal with hands rotated over 3 seats)" : "");
     if (m->random_seed)
         fprintf(f, "seed chosen at random (printed at the end)");

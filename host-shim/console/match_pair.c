@@ -258,8 +258,8 @@ void cb_pair_print(const cb_pair *p, FILE *f)
         return;
     }
     char s[8][32];
-    fprintf(f, "Pair %s vs %s: %ld deals (%ld games), score %s [%s, %s], Elo %s [%s, %s], ", p->a, p->b, r.deals,
-            r.games, cb_num(s[0], 32, "%.3f", r.score, false), cb_num(s[1], 32, "%.3f", r.score_lo, false),
+    fprintf(f, "Pair %s vs %s: %ld deal%s (%ld game%s), score %s [%s, %s], Elo %s [%s, %s], ", p->a, p->b,
+            r.deals, r.deals == 1 ? "" : "s", r.games, r.games == 1 ? "" : "s", cb_num(s[0], 32, "%.3f", r.score, false), cb_num(s[1], 32, "%.3f", r.score_lo, false),
             cb_num(s[2], 32, "%.3f", r.score_hi, false), cb_num(s[3], 32, "%.0f", r.elo, true),
             cb_num(s[4], 32, "%.0f", r.elo_lo, true), cb_num(s[5], 32, "%.0f", r.elo_hi, true));
     fprintf(f, "points %s [%s, %s] per game, ", cb_num(s[0], 32, "%.2f", r.pts_diff, true),

@@ -246,7 +246,8 @@ void cb_match_stats_print(cb_match_stats *st, FILE *f, double seconds)
             x->ns = x->ns_choice = NULL;
         }
     }
-    fprintf(f, "timing %ld games in %.2f s: %.1f games/s\n", n, seconds, seconds > 0 ? n / seconds : 0.0);
+    fprintf(f, "timing %ld game%s in %.2f s: %.1f games/s\n", n, n == 1 ? "" : "s", seconds,
+            seconds > 0 ? n / seconds : 0.0);
 }
 
 void cb_match_stats_free(cb_match_stats *st)

@@ -87,7 +87,8 @@ void cb_replay_text_header(FILE *f, const cb_replay *rp, bool unicode)
     fprintf(f, ", rules %s: ", rp->rules.preset);
     print_flags(f, jobj(h, "rules"), rp->rules.preset);
     fputc('\n', f);
-    fprintf(f, "Match: %lld games", (long long)jint(h, "games", 0));
+    long long games = jint(h, "games", 0);
+    fprintf(f, "Match: %lld game%s", games, games == 1 ? "" : "s");
     if (jbool(h, "duplicate"))
         fprintf(f, " (duplicate)");
     if (jstr(h, "seed"))

@@ -593,6 +593,63 @@ static void test_iterations_by_side(void **state)
     cbt_player_free(P);
 }
 
+/* iterations_early: the budget of every searched PDK decision (stop_z 0: spent whole) while more
+ * than belief_early_hidden cards are hidden from the seat, iterations after. */
+static void expect_iterations_early(cbt_player *P, void *inst, int hidden_gt, int want_early, int want_late,
+                                    const char *what)
+{
+    int seen[2] = {0, 0}; /* [early] */
+    for (int deal = 0; deal < 20 && (seen[0] < 3 || seen[1] < 3); deal++) {
+        cbt_player_start(P, -1);
+        while (P->g.winner < 0) {
+            cb_view v;
+            cb_deal_view(&P->g, NULL, cbt_rng_next(&P->rng), &v);
+            v.budget_ms = 0;
+            int hidden = 0;
+            for (int o = 0; o < 3; o++)
+                hidden += o == v.seat ? 0 : v.cards_left[o];
+            cb_decision d;
+            cbt_dec_init(&d);
+            assert_int_equal(P->a->bot->decide_play(inst, &v, &d), 0);
+            const char *it = strstr(d.explain, " it=");
+            if (strncmp(d.explain, "ismcts v=", 9) == 0 && it) {
+                int early = hidden > hidden_gt;
+                int want = early ? want_early : want_late;
+                if (atoi(it + 4) != want)
+                    fail_msg("%s: %d cards hidden, searched %d iterations, want %d (%s)", what, hidden, atoi(it + 4),
+                             want, d.explain);
+                seen[early]++;
+            }
+            cbt_player_step(P, false);
+        }
+    }
+    print_message("pdk16 %s: %d early and %d later searches at %d / %d iterations\n", what, seen[1], seen[0],
+                  want_early, want_late);
+    assert_true(seen[0] >= 3 && seen[1] >= 3);
+}
+
+static void test_iterations_early(void **state)
+{
+    const cbt_bot_plugin *a = *state;
+    cbt_player *P = cbt_player_new(a, cbt_seed(86));
+    assert_int_equal(cb_rules_preset("pdk16", &P->r), 0);
+    cb_param off[3] = {{"stop_z", "0"}, {"belief_worlds", "50"}, {"iterations", "300"}};
+    cb_param on[4] = {{"stop_z", "0"}, {"belief_worlds", "50"}, {"iterations", "300"}, {"iterations_early", "900"}};
+    cb_param moved[5] = {{"stop_z", "0"}, {"belief_worlds", "50"}, {"iterations", "300"},
+                         {"iterations_early", "900"}, {"belief_early_hidden", "28"}};
+    void *i1 = cbt_ism_make(a, off, 3), *i2 = cbt_ism_make(a, on, 4), *i3 = cbt_ism_make(a, moved, 5);
+    assert_non_null(i1);
+    assert_non_null(i2);
+    assert_non_null(i3);
+    expect_iterations_early(P, i1, 24, 300, 300, "iterations_early unset");
+    expect_iterations_early(P, i2, 24, 900, 300, "iterations_early = 900");
+    expect_iterations_early(P, i3, 28, 900, 300, "iterations_early = 900, belief_early_hidden = 28");
+    a->bot->destroy(i1);
+    a->bot->destroy(i2);
+    a->bot->destroy(i3);
+    cbt_player_free(P);
+}
+
 /* ---- the explanation: whole clauses only ---- */
 
 /* s matches pat: '#' one or more digits, '9' one digit, anything else itself. */
@@ -688,6 +745,7 @@ int main(void)
         cmocka_unit_test(test_inference),
         cmocka_unit_test(test_belief_uniform),
         cmocka_unit_test(test_iterations_by_side),
+        cmocka_unit_test(test_iterations_early),
         cmocka_unit_test(test_explain_whole_clauses),
     };
     return cmocka_run_group_tests(tests, cbt_ism_setup, cbt_plugin_teardown);

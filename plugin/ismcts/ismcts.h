@@ -149,6 +149,8 @@ typedef struct is_params {
     int belief_early_hidden;
     double belief_uniform; /* the share of the search's worlds drawn uniformly, not from the pool
                               (-1: by game) */
+    uint64_t iterations_early; /* the budget while more than belief_early_hidden cards are hidden
+                                  from me, the first leads (0: iterations throughout) */
 } is_params;
 
 typedef struct is_inst {

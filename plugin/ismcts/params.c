@@ -98,6 +98,8 @@ const cb_pdef is_param_table[] = {
          "belief_early holds while more than this many cards are hidden from me"),
     RROW("belief_uniform", belief_uniform, 0, 1, -1, "a share", "0",
          "the share of the search's worlds drawn uniformly from every consistent world instead of from the weighted pool"),
+    IROW("iterations_early", CB_PT_U64, iterations_early, 0, IS_MAX_ITERATIONS, 0, "a count", "0",
+         "iterations instead while more than belief_early_hidden cards are hidden from me, the first leads (0: iterations throughout; with time_ms: unused)"),
 };
 const int is_param_count = (int)(sizeof is_param_table / sizeof is_param_table[0]);
 

@@ -117,6 +117,12 @@ static int setup_search(const is_inst *m, const cb_view *v, int nroot, int threa
                     : !ddz                                    ? IS_ITERATIONS_PDK
                     : v->landlord == v->seat                  ? IS_ITERATIONS_DDZ_LANDLORD
                                                               : IS_ITERATIONS_DDZ;
+    /* the first leads, made with the least known, may have a budget of their own */
+    int hidden = 0;
+    for (int o = 0; o < 3; o++)
+        hidden += o == v->seat ? 0 : v->cards_left[o];
+    if (m->p.iterations_early > 0 && S->iterations > 0 && hidden > m->p.belief_early_hidden)
+        S->iterations = m->p.iterations_early;
     S->time_ns = L->search_ns;
     S->deadline_ns = L->search_deadline;
     S->threads = threads;
